@@ -1,0 +1,25 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+  name: "Ripple",
+  // The floor where `Mutex`, `Atomic`, typed-throws `AsyncSequence` and `next(isolation:)` all exist,
+  // so every platform runs the same code path.
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    .library(name: "Ripple", targets: ["Ripple"]),
+    .library(name: "RippleTesting", targets: ["RippleTesting"]),
+  ],
+  targets: [
+    .target(name: "Ripple", swiftSettings: strictSettings),
+    .target(name: "RippleTesting", dependencies: ["Ripple"], swiftSettings: strictSettings),
+    .executableTarget(name: "ripple-bench", dependencies: ["Ripple"], swiftSettings: strictSettings),
+    .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTesting"], swiftSettings: strictSettings),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,85 @@
+import Observation
+
+/// An asynchronous sequence of the values a closure computes from `@Observable` state, one per transaction.
+///
+/// Use `Observed` to react to changes of observable models outside a view — in an app-level service, a
+/// view model, or a test — on every platform where Ripple runs, including the OS generation before
+/// Apple's `Observations` (SE-0475), whose semantics it follows:
+///
+/// - Every iterator first gets the current value.
+/// - After that it gets the value at the end of each *transaction*: all changes made on the closure's
+///   isolation until that isolation next suspends produce one value, read after the changes.
+/// - A consumer slower than the producer gets the latest value, never a backlog.
+/// - Several iterators of one sequence are independent of each other.
+///
+/// ```swift
+/// @MainActor @Observable final class Form { var a = 1; var b = 2 }
+///
+/// let form = Form()
+/// Task { @MainActor in
+///   for await sum in Observed({ form.a + form.b }) {
+///     print(sum)
+///   }
+/// }
+/// form.a = 10
+/// form.b = 20   // same transaction as `form.a = 10`
+/// // Prints 3, then 30.
+/// ```
+///
+/// The closure runs on the isolation it was written in (the main actor above), so it may read
+/// isolated state synchronously.
+///
+/// ## Finishing, throwing, cancellation
+/// Iteration ends when the closure throws (the error is rethrown once, then `next()` returns `nil`),
+/// when an ``untilFinished(_:)`` closure returns ``Iteration/finish``, or when the consuming task is
+/// cancelled — promptly, even while it waits for a change. With ``untilFinished(_:)`` and a weak
+/// capture, iteration also ends when the model is deallocated. A closure that reads no observable
+/// property produces its first value and then waits for cancellation, as nothing can change it.
+public struct Observed<Element: Sendable, Failure: Error>: AsyncSequence, Sendable {
+  /// What an ``Observed/untilFinished(_:)`` closure returns: the next value, or the end of iteration.
+  public enum Iteration: Sendable {
+    /// Deliver this value to the iterator.
+    case next(Element)
+    /// End iteration: `next()` returns `nil` from now on.
+    case finish
+  }
+
+  @usableFromInline let emit: _ObservedEmit<Element, Failure>
+
+  /// Creates a sequence of the values `emit` computes, re-run after every transaction that changes an
+  /// observable property it read.
+  ///
+  /// - Parameter emit: A closure reading `@Observable` state. It runs on the isolation it was written in,
+  ///   and a thrown error ends iteration.
+  public init(@_inheritActorContext _ emit: @escaping @isolated(any) @Sendable () throws(Failure) -> Element) {
+    self.emit = .element(emit)
+  }
+
+  /// Creates a sequence that goes on until `emit` returns ``Iteration/finish`` or throws.
+  ///
+  /// Use it to end iteration from the closure, typically when a weakly captured model is gone:
+  ///
+  /// ```swift
+  /// let values = Observed.untilFinished { [weak model] in
+  ///   guard let model else { return .finish }
+  ///   return .next(model.value)
+  /// }
+  /// ```
+  ///
+  /// When the model is deallocated the sequence re-runs `emit`, which finishes it; the sequence holds
+  /// no reference to the model.
+  public static func untilFinished(
+    @_inheritActorContext _ emit: @escaping @isolated(any) @Sendable () throws(Failure) -> Iteration
+  ) -> Self {
+    Self(emit: .iteration(emit))
+  }
+
+  init(emit: _ObservedEmit<Element, Failure>) {
+    self.emit = emit
+  }
+
+  /// Creates an iterator; each one starts from the current value and tracks changes on its own.
+  public func makeAsyncIterator() -> Iterator {
+    Iterator(emit: emit)
+  }
+}

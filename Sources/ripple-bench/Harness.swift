@@ -1,0 +1,63 @@
+/// One benchmark row: a named workload, timed as a whole and divided by its operation count.
+struct Scenario: Sendable {
+  /// The scenario's name, as printed and in JSON (`group.variant`).
+  let name: String
+  /// The scenario this one is compared with; a baseline names itself.
+  let baseline: String
+  /// Operations per run; `ns_per_op` divides a run's time by this.
+  let operations: Int
+  /// Runs the workload once and returns how many values its consumer saw.
+  let run: @Sendable () async -> Int
+}
+
+/// A scenario's measurement: the median of several timed runs after a warm-up.
+struct Measurement: Sendable {
+  let scenario: Scenario
+  let nanosecondsPerOperation: Double
+  let valuesSeen: Int
+  var ratio = 1.0
+}
+
+/// Runs scenarios and computes ratios against baselines measured in the same run.
+struct Harness {
+  var runs = 7
+  var warmups = 1
+
+  func measure(_ scenario: Scenario) async -> Measurement {
+    let clock = ContinuousClock()
+    var samples: [Double] = []
+    var values = 0
+    for index in 0..<(warmups + runs) {
+      let start = clock.now
+      values = await scenario.run()
+      let elapsed = clock.now - start
+      if index >= warmups {
+        samples.append(elapsed.nanoseconds / Double(scenario.operations))
+      }
+    }
+    samples.sort()
+    return Measurement(scenario: scenario, nanosecondsPerOperation: samples[samples.count / 2], valuesSeen: values)
+  }
+
+  func measure(_ scenarios: [Scenario]) async -> [Measurement] {
+    var results: [Measurement] = []
+    for scenario in scenarios {
+      results.append(await measure(scenario))
+    }
+    for index in results.indices {
+      if let base = results.first(where: { $0.scenario.name == results[index].scenario.baseline }) {
+        results[index].ratio = results[index].nanosecondsPerOperation / base.nanosecondsPerOperation
+      } else {
+        results[index].ratio = .nan
+      }
+    }
+    return results
+  }
+}
+
+extension Duration {
+  var nanoseconds: Double {
+    let (seconds, attoseconds) = components
+    return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+  }
+}

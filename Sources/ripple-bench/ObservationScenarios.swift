@@ -1,0 +1,83 @@
+import Observation
+import Ripple
+
+/// A custom global actor, to measure observation off the main actor.
+@globalActor actor BenchActor {
+  static let shared = BenchActor()
+}
+
+@MainActor @Observable final class MainActorCounter {
+  var value = 0
+}
+
+@BenchActor @Observable final class ActorCounter {
+  var value = 0
+}
+
+/// Mutations per run of an observation scenario; each is followed by `Task.yield()`.
+let observationMutations = 100_000
+
+/// `Observations` (the toolchain's) and `Observed` (Ripple's), with consumer and producer on one actor.
+func observationScenarios() -> [Scenario] {
+  [
+    Scenario(name: "observations.mainactor", baseline: "observations.mainactor", operations: observationMutations) {
+      await observeOnMainActor { model in Observations { model.value } }
+    },
+    Scenario(name: "observed.mainactor", baseline: "observations.mainactor", operations: observationMutations) {
+      await observeOnMainActor { model in Observed { model.value } }
+    },
+    Scenario(name: "observations.actor", baseline: "observations.actor", operations: observationMutations) {
+      await observeOnBenchActor { model in Observations { model.value } }
+    },
+    Scenario(name: "observed.actor", baseline: "observations.actor", operations: observationMutations) {
+      await observeOnBenchActor { model in Observed { model.value } }
+    },
+  ]
+}
+
+/// Counts the values a main-actor consumer sees while the main actor mutates the model; returns once the
+/// final value has arrived.
+@MainActor
+func observeOnMainActor<S: AsyncSequence<Int, Never> & Sendable>(
+  _ makeSequence: @MainActor (MainActorCounter) -> S
+) async -> Int {
+  let model = MainActorCounter()
+  let values = makeSequence(model)
+  let consumer = Task { @MainActor in
+    var seen = 0
+    for await value in values {
+      seen += 1
+      if value == observationMutations { break }
+    }
+    return seen
+  }
+  await Task.yield()
+  for _ in 0..<observationMutations {
+    model.value += 1
+    await Task.yield()
+  }
+  return await consumer.value
+}
+
+/// The same as ``observeOnMainActor(_:)`` on ``BenchActor``.
+@BenchActor
+func observeOnBenchActor<S: AsyncSequence<Int, Never> & Sendable>(
+  _ makeSequence: @BenchActor (ActorCounter) -> S
+) async -> Int {
+  let model = ActorCounter()
+  let values = makeSequence(model)
+  let consumer = Task { @BenchActor in
+    var seen = 0
+    for await value in values {
+      seen += 1
+      if value == observationMutations { break }
+    }
+    return seen
+  }
+  await Task.yield()
+  for _ in 0..<observationMutations {
+    model.value += 1
+    await Task.yield()
+  }
+  return await consumer.value
+}

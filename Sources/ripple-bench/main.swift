@@ -1,0 +1,47 @@
+// ripple-bench: Ripple's benchmark table. Run it in release: `swift run -c release ripple-bench`.
+//
+// Every row is the median of several runs after a warm-up; `ratio` divides a row's ns/op by its
+// baseline's, measured in the same run.
+
+let usage = """
+  usage: ripple-bench [--json] [--filter <text>] [--runs <n>]
+
+    --json           print exactly one JSON object instead of the table
+    --filter <text>  run only scenarios whose name contains <text> (baselines they name run too)
+    --runs <n>       timed runs per scenario, after one warm-up (default 7)
+  """
+
+var json = false
+var filters: [String] = []
+var harness = Harness()
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+  switch argument {
+  case "--json": json = true
+  case "--filter":
+    guard let value = arguments.popFirst() else { fail("--filter needs a value") }
+    filters.append(value)
+  case "--runs":
+    guard let value = arguments.popFirst(), let runs = Int(value), runs > 0 else {
+      fail("--runs needs a positive whole number")
+    }
+    harness.runs = runs
+  case "--help", "-h":
+    print(usage)
+    terminate(0)
+  default: fail("unknown argument '\(argument)'")
+  }
+}
+
+func fail(_ message: String) -> Never {
+  printError("ripple-bench: \(message)\n\(usage)")
+  terminate(2)
+}
+
+let all = observationScenarios()
+var selected = all.filter { scenario in filters.isEmpty || filters.contains { scenario.name.contains($0) } }
+let needed = Set(selected.map(\.baseline))
+selected = all.filter { selected.map(\.name).contains($0.name) || needed.contains($0.name) }
+
+let results = await harness.measure(selected)
+print(json ? Report.json(results) : Report.table(results))

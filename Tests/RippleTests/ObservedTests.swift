@@ -1,0 +1,257 @@
+import Observation
+import Testing
+
+@testable import Ripple
+
+@Suite("Observed")
+struct ObservedTests {
+  // MARK: Initial value and transactions
+
+  @Test("every iterator first gets the current value", arguments: [0, 7])
+  @MainActor func initialValue(start: Int) async {
+    let model = MainModel()
+    model.a = start
+    let values = Observed { model.a }
+    var first = values.makeAsyncIterator()
+    var second = values.makeAsyncIterator()
+    #expect(await first.next() == start)
+    model.a = start + 1
+    #expect(await second.next() == start + 1)
+  }
+
+  @Test("a transaction gives one value, read after all its changes (main actor)")
+  @MainActor func transactionOnMainActor() async {
+    let model = MainModel()
+    let ready = Signal()
+    let consumer = Task { @MainActor in
+      var iterator = Observed { model.a + model.b }.makeAsyncIterator()
+      let initial = await iterator.next()
+      ready.ready()
+      let afterTransaction = await iterator.next()
+      ready.ready()
+      let afterNext = await iterator.next()
+      return [initial, afterTransaction, afterNext]
+    }
+    await ready.wait()
+    // The consumer is suspended in `next()`: the first assignment wakes it, yet it must see both.
+    model.a = 1
+    model.b = 2
+    await ready.wait()
+    model.b = 30
+    #expect(await consumer.value == [0, 3, 31])
+  }
+
+  @Test("a transaction gives one value, read after all its changes (custom actor)")
+  @TestActor func transactionOnCustomActor() async {
+    let model = ActorModel()
+    let ready = Signal()
+    let consumer = Task { @TestActor in
+      var iterator = Observed { model.a + model.b }.makeAsyncIterator()
+      let initial = await iterator.next()
+      ready.ready()
+      let afterTransaction = await iterator.next()
+      return [initial, afterTransaction]
+    }
+    await ready.wait()
+    model.a = 1
+    model.b = 2
+    #expect(await consumer.value == [0, 3])
+  }
+
+  @Test("a consumer on another actor still reads after the producer's transaction")
+  @MainActor func consumerOnAnotherActor() async {
+    let model = MainModel()
+    let values = Observed { model.a + model.b }
+    let ready = Signal()
+    let consumer = Task { @TestActor in
+      var iterator = values.makeAsyncIterator()
+      let initial = await iterator.next()
+      ready.ready()
+      return [initial, await iterator.next()]
+    }
+    await ready.wait()
+    model.a = 1
+    model.b = 2
+    #expect(await consumer.value == [0, 3])
+  }
+
+  @Test("a slow consumer gets the latest value, not a backlog")
+  @MainActor func slowConsumerGetsLatest() async {
+    let model = MainModel()
+    var iterator = Observed { model.a }.makeAsyncIterator()
+    #expect(await iterator.next() == 0)
+    for value in 1...5 {
+      model.a = value
+      await Task.yield()  // ends each transaction; nobody is waiting, so nothing else depends on it
+    }
+    #expect(await iterator.next() == 5)
+    model.a = 6
+    // A backlog would answer 2 (or 5 again) here.
+    #expect(await iterator.next() == 6)
+  }
+
+  @Test("changes to properties the closure did not read produce no value")
+  @MainActor func untrackedChangesAreIgnored() async {
+    let model = MainModel()
+    var iterator = Observed { model.a }.makeAsyncIterator()
+    #expect(await iterator.next() == 0)
+    model.unrelated = 1
+    model.a = 2
+    #expect(await iterator.next() == 2)
+    model.unrelated = 3
+    model.a = 4
+    #expect(await iterator.next() == 4)
+  }
+
+  @Test("tracking follows what the closure reads this time")
+  @MainActor func dynamicDependencies() async {
+    let model = MainModel()
+    var iterator = Observed { model.unrelated == 0 ? model.a : model.b }.makeAsyncIterator()
+    #expect(await iterator.next() == 0)
+    model.unrelated = 1
+    #expect(await iterator.next() == 0)  // now reads b
+    model.a = 5  // no longer tracked
+    model.b = 6
+    #expect(await iterator.next() == 6)
+  }
+
+  @Test("iterators of one sequence are independent")
+  @MainActor func independentIterators() async {
+    let model = MainModel()
+    let values = Observed { model.a }
+    var first = values.makeAsyncIterator()
+    var second = values.makeAsyncIterator()
+    #expect(await first.next() == 0)
+    #expect(await second.next() == 0)
+    model.a = 1
+    #expect(await first.next() == 1)
+    model.a = 2
+    // `second` missed nothing that matters: it gets the latest value, and `first` was not consumed by it.
+    #expect(await second.next() == 2)
+    #expect(await first.next() == 2)
+  }
+
+  // MARK: Ending
+
+  @Test("a throwing closure ends iteration with its error, then nil")
+  @MainActor func throwingClosure() async throws {
+    let model = MainModel()
+    let values = Observed { () throws(Boom) -> Int in
+      if model.a == 3 { throw Boom.boom }
+      return model.a
+    }
+    var iterator = values.makeAsyncIterator()
+    #expect(try await iterator.next() == 0)
+    model.a = 3
+    do {
+      _ = try await iterator.next()
+      Issue.record("expected the closure's error")
+    } catch {
+      #expect(error == .boom)
+    }
+    model.a = 4
+    #expect(try await iterator.next() == nil)
+  }
+
+  @Test("untilFinished ends when the closure returns .finish")
+  @MainActor func untilFinished() async {
+    let model = MainModel()
+    let values = Observed<Int, Never>.untilFinished {
+      model.a < 2 ? .next(model.a) : .finish
+    }
+    var iterator = values.makeAsyncIterator()
+    #expect(await iterator.next() == 0)
+    model.a = 1
+    #expect(await iterator.next() == 1)
+    model.a = 2
+    #expect(await iterator.next() == nil)
+    model.a = 1
+    #expect(await iterator.next() == nil)
+  }
+
+  @Test("untilFinished with a weak capture ends when the model is deallocated, holding nothing")
+  @MainActor func weakCaptureEndsOnDeallocation() async {
+    var model: MainModel? = MainModel()
+    weak let weakModel = model
+    let values = Observed<Int, Never>.untilFinished { [weak model] in
+      guard let model else { return .finish }
+      return .next(model.a)
+    }
+    var iterator = values.makeAsyncIterator()
+    #expect(await iterator.next() == 0)
+    model?.a = 1
+    #expect(await iterator.next() == 1)
+    model = nil
+    #expect(weakModel == nil)
+    // No `willSet` comes: the model's registrar released the tracking, which wakes the iterator.
+    #expect(await iterator.next() == nil)
+  }
+
+  @Test("cancelling the consuming task ends iteration while it waits")
+  @MainActor func cancellationWhileWaiting() async {
+    let model = MainModel()
+    let ready = Signal()
+    let consumer = Task { @MainActor in
+      var seen: [Int] = []
+      for await value in Observed({ model.a }) {
+        seen.append(value)
+        ready.ready()
+      }
+      return seen
+    }
+    await ready.wait()
+    consumer.cancel()
+    // No change ever comes: only cancellation can end the loop.
+    #expect(await consumer.value == [0])
+  }
+
+  @Test("a task cancelled before iterating gets nothing")
+  @MainActor func cancelledBeforeStart() async {
+    let model = MainModel()
+    let consumer = Task { @MainActor in
+      withUnsafeCurrentTask { $0?.cancel() }
+      var iterator = Observed { model.a }.makeAsyncIterator()
+      return await iterator.next()
+    }
+    #expect(await consumer.value == nil)
+  }
+
+  @Test("a closure that reads nothing observable gives one value and waits for cancellation")
+  @MainActor func constantClosure() async {
+    let ready = Signal()
+    let consumer = Task { @MainActor in
+      var seen: [Int] = []
+      for await value in Observed({ 42 }) {
+        seen.append(value)
+        ready.ready()
+      }
+      return seen
+    }
+    await ready.wait()
+    consumer.cancel()
+    #expect(await consumer.value == [42])
+  }
+
+  @Test("a nonisolated closure over a nonisolated model")
+  func nonisolated() async {
+    let model = Inputs()
+    var iterator = Observed { model.a * 2 }.makeAsyncIterator()
+    #expect(await iterator.next() == 0)
+    model.a = 21
+    #expect(await iterator.next() == 42)
+  }
+
+  @Test("the consumer is not retained by a model that never changes again")
+  @MainActor func iteratorStorageIsReleasedWithTracking() async {
+    let model = MainModel()
+    weak var storage: _ObservedStorage?
+    do {
+      var iterator = Observed { model.a }.makeAsyncIterator()
+      _ = await iterator.next()
+      storage = iterator.storageForTesting
+    }
+    #expect(storage != nil)  // the registrar holds the pending tracking until the next change
+    model.a = 1
+    #expect(storage == nil)
+  }
+}
