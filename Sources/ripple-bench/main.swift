@@ -9,15 +9,18 @@ let usage = """
     --json           print exactly one JSON object instead of the table
     --filter <text>  run only scenarios whose name contains <text> (baselines they name run too)
     --runs <n>       timed runs per scenario, after one warm-up (default 7)
+    --no-baselines   with --filter: skip the baselines (for profiling one scenario; ratios are null)
   """
 
 var json = false
+var withBaselines = true
 var filters: [String] = []
 var harness = Harness()
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
   switch argument {
   case "--json": json = true
+  case "--no-baselines": withBaselines = false
   case "--filter":
     guard let value = arguments.popFirst() else { fail("--filter needs a value") }
     filters.append(value)
@@ -38,9 +41,11 @@ func fail(_ message: String) -> Never {
   terminate(2)
 }
 
-let all = observationScenarios()
+// Each group of scenarios lives in its own file; add a group on a line of its own.
+let all: [Scenario] =
+  observationScenarios()
 var selected = all.filter { scenario in filters.isEmpty || filters.contains { scenario.name.contains($0) } }
-let needed = Set(selected.map(\.baseline))
+let needed = withBaselines ? Set(selected.map(\.baseline)) : []
 selected = all.filter { selected.map(\.name).contains($0.name) || needed.contains($0.name) }
 
 let results = await harness.measure(selected)

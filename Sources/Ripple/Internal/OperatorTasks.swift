@@ -1,0 +1,23 @@
+/// Where the tasks that Ripple's operators start for themselves run.
+///
+/// Operators such as `merge` or `debounce` consume their bases in a task of their own. By default that task
+/// runs on the global concurrent executor. A deterministic test driver (RippleTesting's) binds
+/// ``executor`` for the duration of a test so that every such task runs on its serial executor, in
+/// lockstep with its `TestClock`: task-local values are copied into unstructured tasks, so the binding
+/// reaches tasks that operators start from inside other operators' tasks as well.
+@_spi(Testing)
+public enum _OperatorTasks {
+  /// The executor operator tasks prefer; `nil` for the default.
+  @TaskLocal public static var executor: (any TaskExecutor)?
+}
+
+/// Starts a task for an operator's own work, on ``_OperatorTasks/executor`` when one is bound.
+///
+/// One call per iteration, never per element: operators start it on the first `next()`.
+@usableFromInline
+func _startOperatorTask(
+  priority: TaskPriority? = nil,
+  _ operation: sending @escaping () async -> Void
+) -> Task<Void, Never> {
+  Task(executorPreference: _OperatorTasks.executor, priority: priority, operation: operation)
+}
