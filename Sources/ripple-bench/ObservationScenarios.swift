@@ -26,11 +26,20 @@ func observationScenarios() -> [Scenario] {
     Scenario(name: "observed.mainactor", baseline: "observations.mainactor", operations: observationMutations) {
       await observeOnMainActor { model in Observed { model.value } }
     },
+    // The producer alone, nobody observing: the floor under both rows above, set by the executor.
+    Scenario(name: "floor.yield.mainactor", baseline: "observations.mainactor", operations: observationMutations) {
+      await mutateOnMainActor(MainActorCounter())
+      return 0
+    },
     Scenario(name: "observations.actor", baseline: "observations.actor", operations: observationMutations) {
       await observeOnBenchActor { model in Observations { model.value } }
     },
     Scenario(name: "observed.actor", baseline: "observations.actor", operations: observationMutations) {
       await observeOnBenchActor { model in Observed { model.value } }
+    },
+    Scenario(name: "floor.yield.actor", baseline: "observations.actor", operations: observationMutations) {
+      await mutateOnBenchActor(ActorCounter())
+      return 0
     },
   ]
 }
@@ -52,11 +61,26 @@ func observeOnMainActor<S: AsyncSequence<Int, Never> & Sendable>(
     return seen
   }
   await Task.yield()
+  await mutateOnMainActor(model)
+  return await consumer.value
+}
+
+/// The producer: `observationMutations` increments, each its own transaction.
+@MainActor
+func mutateOnMainActor(_ model: MainActorCounter) async {
   for _ in 0..<observationMutations {
     model.value += 1
     await Task.yield()
   }
-  return await consumer.value
+}
+
+/// The same as ``mutateOnMainActor(_:)`` on ``BenchActor``.
+@BenchActor
+func mutateOnBenchActor(_ model: ActorCounter) async {
+  for _ in 0..<observationMutations {
+    model.value += 1
+    await Task.yield()
+  }
 }
 
 /// The same as ``observeOnMainActor(_:)`` on ``BenchActor``.
@@ -75,9 +99,6 @@ func observeOnBenchActor<S: AsyncSequence<Int, Never> & Sendable>(
     return seen
   }
   await Task.yield()
-  for _ in 0..<observationMutations {
-    model.value += 1
-    await Task.yield()
-  }
+  await mutateOnBenchActor(model)
   return await consumer.value
 }

@@ -5,21 +5,24 @@ extension Observed {
   ///
   /// It is not `Sendable`: one task iterates it. Each iterator keeps its own change tracking.
   public struct Iterator: AsyncIteratorProtocol {
-    private enum Phase {
+    @usableFromInline
+    enum Phase {
       case initial
       case tracking(_ObservedStorage)
       case finished
     }
 
-    private let emit: _ObservedEmit<Element, Failure>
-    private var phase = Phase.initial
+    @usableFromInline let emit: _ObservedEmit<Element, Failure>
+    @usableFromInline var phase = Phase.initial
 
+    @usableFromInline
     init(emit: _ObservedEmit<Element, Failure>) {
       self.emit = emit
     }
 
     /// Returns the current value on the first call, then the value after the next transaction that
     /// changes what the closure read; `nil` once iteration has ended.
+    @inlinable
     public mutating func next(
       isolation iterationIsolation: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Element? {
@@ -43,8 +46,7 @@ extension Observed {
         if emitIsolation == nil
           || emitIsolation.map(ObjectIdentifier.init) == iterationIsolation.map(ObjectIdentifier.init)
         {
-          // Already on the closure's isolation (or it has none): a hop would still enqueue a job on some
-          // executors — the main actor on Linux among them — and that job is most of the cost of a value.
+          // Already on the closure's isolation (or it has none): call it here and skip the executor switch.
           iteration = try Self.emission(emit: emit, storage: storage)
         } else {
           iteration = try await Self.emission(isolation: emitIsolation, emit: emit, storage: storage)
@@ -64,14 +66,16 @@ extension Observed {
       if case .tracking(let storage) = phase { storage } else { nil }
     }
 
-    private mutating func finish() -> Element? {
+    @inlinable
+    mutating func finish() -> Element? {
       phase = .finished
       return nil
     }
 
     /// Runs `emit` on its isolation while recording what it reads, so the next `willSet` of any of those
     /// properties wakes this iterator.
-    private static func emission(
+    @inlinable
+    static func emission(
       isolation: isolated (any Actor)?,
       emit: _ObservedEmit<Element, Failure>,
       storage: _ObservedStorage
@@ -80,7 +84,8 @@ extension Observed {
     }
 
     /// Runs `emit` here; only call this on `emit`'s isolation.
-    private static func emission(
+    @inlinable
+    static func emission(
       emit: _ObservedEmit<Element, Failure>, storage: _ObservedStorage
     ) throws(Failure)
       -> Iteration

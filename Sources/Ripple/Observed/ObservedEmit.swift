@@ -8,6 +8,7 @@ enum _ObservedEmit<Element: Sendable, Failure: Error>: Sendable {
   case iteration(@isolated(any) @Sendable () throws(Failure) -> Observed<Element, Failure>.Iteration)
 
   /// The isolation the closure runs on.
+  @inlinable
   var isolation: (any Actor)? {
     switch self {
     case .element(let closure): closure.isolation
@@ -21,6 +22,7 @@ enum _ObservedEmit<Element: Sendable, Failure: Error>: Sendable {
   /// `await`, but observation tracking needs a synchronous call; an `@isolated(any)` function value has
   /// the layout of a plain thick function (its isolation lives in the context), which is what the
   /// toolchain's own `Observations` relies on too. See `Docs/Decisions/0001-observed-synchronous-emit.md`.
+  @inlinable
   func callAsFunction() throws(Failure) -> Observed<Element, Failure>.Iteration {
     switch self {
     case .element(let closure):
@@ -35,19 +37,26 @@ enum _ObservedEmit<Element: Sendable, Failure: Error>: Sendable {
 ///
 /// The wrapper matters: stored in a generic struct, the closure and the synchronous function type it is
 /// cast to share one abstraction, so the cast reinterprets the value without a reabstraction thunk.
-private struct _IsolatedClosure<T, Failure: Error> {
-  typealias Synchronous = () throws(Failure) -> T
-  let closure: @isolated(any) @Sendable () throws(Failure) -> T
+@usableFromInline
+struct _IsolatedClosure<T, Failure: Error> {
+  @usableFromInline typealias Synchronous = () throws(Failure) -> T
+  @usableFromInline let closure: @isolated(any) @Sendable () throws(Failure) -> T
+
+  @inlinable
+  init(closure: @escaping @isolated(any) @Sendable () throws(Failure) -> T) {
+    self.closure = closure
+  }
 
   /// The closure as a synchronous call; only call it on the closure's isolation.
+  @inlinable
   var synchronous: Synchronous {
     unsafeBitCast(self, to: Synchronous.self)
   }
 }
 
 /// Reinterprets an `@isolated(any)` closure as a synchronous one; the caller must be on its isolation.
-@inline(__always)
-private func _synchronous<T, Failure: Error>(
+@inlinable
+func _synchronous<T, Failure: Error>(
   _ closure: @escaping @isolated(any) @Sendable () throws(Failure) -> T
 ) -> () throws(Failure) -> T {
   _IsolatedClosure(closure: closure).synchronous

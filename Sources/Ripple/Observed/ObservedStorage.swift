@@ -1,12 +1,17 @@
 import Synchronization
 
 /// The change tracking of one ``Observed`` iterator: its state machine in a lock.
+@usableFromInline
 final class _ObservedStorage: Sendable {
   private let machine = Mutex(_ObservedStateMachine())
 
   /// Waits until a tracked property is about to change; `false` when the consuming task is cancelled.
   ///
   /// It runs on the caller's isolation, so waiting costs no executor hop.
+  @usableFromInline
+  init() {}
+
+  @usableFromInline
   func changed(isolation: isolated (any Actor)? = #isolation) async -> Bool {
     await withTaskCancellationHandler {
       await withUnsafeContinuation(isolation: isolation) { (continuation: UnsafeContinuation<Bool, Never>) in
@@ -30,6 +35,7 @@ final class _ObservedStorage: Sendable {
 /// It tells its iterator about the first `willSet`, and — when the registrars release it without a change,
 /// because the observed objects were deallocated — about that too, so an `untilFinished` closure with a
 /// weak capture gets to run again and finish.
+@usableFromInline
 final class _ObservationToken: Sendable {
   private enum Stage: UInt8 {
     /// Tracking is being installed; a release now means nothing was tracked.
@@ -43,17 +49,20 @@ final class _ObservationToken: Sendable {
   private let storage: _ObservedStorage
   private let stage = Atomic<UInt8>(Stage.installing.rawValue)
 
+  @usableFromInline
   init(storage: _ObservedStorage) {
     self.storage = storage
   }
 
   /// A tracked property is about to change.
+  @usableFromInline
   func fire() {
     stage.store(Stage.fired.rawValue, ordering: .relaxed)
     storage.changeObserved()
   }
 
   /// Tracking is installed and at least one registrar holds the token.
+  @usableFromInline
   func arm() {
     _ = stage.compareExchange(
       expected: Stage.installing.rawValue, desired: Stage.armed.rawValue, ordering: .relaxed)
