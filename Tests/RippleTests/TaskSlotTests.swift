@@ -1,0 +1,131 @@
+import Synchronization
+import Testing
+
+@testable import Ripple
+
+@Suite("TaskSlot", .timeLimit(.minutes(1)))
+struct TaskSlotTests {
+  @Test("run starts the operation; the slot empties when it returns")
+  func runsAndFinishes() async throws {
+    let slot = TaskSlot()
+    let recorder = Recorder<Int>()
+    let proceed = Signal()
+    #expect(!slot.isRunning)
+    slot.run(id: 1) {
+      recorder.record(1)
+      await proceed.wait()
+    }
+    #expect(await recorder.values(count: 1) == [1])
+    #expect(slot.isRunning)
+    let task = try #require(slot.runningForTesting?.task)
+    proceed.ready()
+    await task.value
+    #expect(!slot.isRunning)
+  }
+
+  @Test("an equal id keeps the running task; a different id cancels it and starts anew")
+  func restartsOnNewID() async throws {
+    let slot = TaskSlot()
+    let cancelled = Recorder<String>()
+    let started = Recorder<String>()
+    func operation(_ name: String) -> @Sendable () async -> Void {
+      {
+        started.record(name)
+        await waitForCancellation()
+        cancelled.record(name)
+      }
+    }
+    slot.run(id: "a", operation: operation("a1"))
+    #expect(await started.values(count: 1) == ["a1"])
+    slot.run(id: "a", operation: operation("a2"))  // same id: nothing happens
+    #expect(slot.isRunning)
+    slot.run(id: "b", operation: operation("b"))
+    #expect(await cancelled.values(count: 1) == ["a1"])
+    #expect(await started.values(count: 1) == ["b"])
+    #expect(slot.runningForTesting?.id == AnyHashable("b"))
+    slot.cancel()
+    #expect(await cancelled.values(count: 1) == ["b"])
+    #expect(!slot.isRunning)
+  }
+
+  @Test("after cancel(), an equal id starts again")
+  func cancelEmptiesTheSlot() async throws {
+    let slot = TaskSlot()
+    let started = Recorder<Int>()
+    slot.run(id: 7) {
+      started.record(1)
+      await waitForCancellation()
+    }
+    #expect(await started.values(count: 1) == [1])
+    slot.cancel()
+    slot.run(id: 7) { started.record(2) }
+    #expect(await started.values(count: 1) == [2])
+  }
+
+  @Test("an id whose task has returned starts again")
+  func finishedTaskDoesNotBlockItsID() async throws {
+    let slot = TaskSlot()
+    let started = Recorder<Int>()
+    let proceed = Signal()
+    slot.run(id: 7) {
+      started.record(1)
+      await proceed.wait()
+    }
+    let first = try #require(slot.runningForTesting?.task)
+    proceed.ready()
+    await first.value
+    slot.run(id: 7) { started.record(2) }
+    #expect(await started.values(count: 2) == [1, 2])
+  }
+
+  @Test("releasing the slot cancels its task, which does not keep the slot alive")
+  func deinitCancels() async {
+    let cancelled = Recorder<Bool>()
+    weak var weakSlot: TaskSlot?
+    do {
+      let slot = TaskSlot()
+      weakSlot = slot
+      slot.run(id: 0) {
+        await waitForCancellation()
+        cancelled.record(true)
+      }
+    }
+    #expect(weakSlot == nil)
+    #expect(await cancelled.values(count: 1) == [true])
+  }
+
+  @Test("the operation runs on the caller's actor")
+  @MainActor func inheritsIsolation() async throws {
+    let slot = TaskSlot()
+    let onMain = Recorder<Bool>()
+    slot.run(id: 0) {
+      MainActor.assertIsolated()
+      onMain.record(true)
+    }
+    #expect(await onMain.values(count: 1) == [true])
+  }
+
+  @Test("racing run calls leave exactly one task running: the one recorded last", arguments: [2, 64, 1_000])
+  func concurrentRuns(count: Int) async throws {
+    let slot = TaskSlot()
+    let cancelled = Recorder<Int>()
+    await withTaskGroup(of: Void.self) { group in
+      for id in 0..<count {
+        group.addTask {
+          slot.run(id: id) {
+            await waitForCancellation()
+            cancelled.record(id)
+          }
+        }
+      }
+    }
+    // Every task but one is cancelled; waiting for exactly count - 1 reports needs no timing assumption.
+    let losers = await cancelled.values(count: count - 1)
+    let winner = try #require(slot.runningForTesting?.id.base as? Int)
+    #expect(Set(losers).count == count - 1)
+    #expect(!losers.contains(winner))
+    #expect(slot.isRunning)
+    slot.cancel()
+    #expect(await cancelled.values(count: 1) == [winner])
+  }
+}
