@@ -1,0 +1,124 @@
+extension AsyncSequence where Self: Sendable, Element: Sendable {
+  /// Transforms each element with an asynchronous operation, cancelling the operation in flight when a newer
+  /// element arrives, so only the latest element's result is ever delivered.
+  ///
+  /// Use it for derived work that is slow and depends only on the latest input: a search request per query, a
+  /// calculation per edit. It is switch-to-latest (`flatMapLatest`, Combine's `map` + `switchToLatest`) for one
+  /// value per element.
+  ///
+  /// ```swift
+  /// for await sum in inputs.mapLatest({ input in await calculator.result(for: input) }) {
+  ///   print(sum)
+  /// }
+  /// // Typing 1, 12 quickly: the calculation for 1 is cancelled; prints the result for 12 only.
+  /// ```
+  ///
+  /// A superseded transform is cancelled and its result, or the `CancellationError` it throws, is discarded: a
+  /// result for an element older than one already delivered never follows it. A consumer slower than the results
+  /// gets the latest result.
+  ///
+  /// ## Finishing, throwing, cancellation
+  /// When the base finishes, the transform in flight completes and its result is delivered, then the sequence
+  /// finishes. An error from the base ends the sequence after any result already computed. Cancelling the
+  /// consuming task cancels the base and the transform, and `next()` returns `nil`.
+  ///
+  /// - Parameter transform: The operation, run in a task of its own per element (it must be `Sendable`: a
+  ///   superseded run may still be winding down while the next one starts).
+  @inlinable
+  public func mapLatest<Output: Sendable>(
+    _ transform: @escaping @Sendable (Element) async throws(Failure) -> Output
+  ) -> AsyncMapLatestSequence<Self, Output, Failure> {
+    AsyncMapLatestSequence(self, transform: transform, convertFailure: { $0 })
+  }
+}
+
+extension AsyncSequence where Self: Sendable, Element: Sendable, Failure == Never {
+  /// Transforms each element with a throwing asynchronous operation, cancelling the operation in flight when a
+  /// newer element arrives; the transform's errors (other than the `CancellationError` of a superseded run) end
+  /// the sequence.
+  ///
+  /// ```swift
+  /// for try await sum in inputs.mapLatest({ input in try await calculator.result(for: input) }) {
+  ///   print(sum)
+  /// }
+  /// ```
+  ///
+  /// Otherwise the same as the non-throwing `mapLatest(_:)`.
+  @inlinable
+  @_disfavoredOverload  // a non-throwing transform keeps the sequence non-throwing
+  public func mapLatest<Output: Sendable>(
+    _ transform: @escaping @Sendable (Element) async throws -> Output
+  ) -> AsyncMapLatestSequence<Self, Output, any Error> {
+    AsyncMapLatestSequence(self, transform: transform, convertFailure: _neverFails)
+  }
+}
+
+/// The failure conversion of a base that cannot fail.
+@inlinable
+func _neverFails(_ never: Never) -> any Error {}
+
+/// An asynchronous sequence of the results of a transform of the latest element of a base sequence.
+///
+/// Created by ``_Concurrency/AsyncSequence/mapLatest(_:)``; see there for its semantics.
+public struct AsyncMapLatestSequence<Base: AsyncSequence & Sendable, Output: Sendable, Failure: Error>: AsyncSequence,
+  Sendable
+where Base.Element: Sendable {
+  /// The transform's results.
+  public typealias Element = Output
+
+  @usableFromInline let base: Base
+  @usableFromInline let transform: @Sendable (Base.Element) async throws(Failure) -> Output
+  @usableFromInline let convertFailure: @Sendable (Base.Failure) -> Failure
+
+  @inlinable
+  init(
+    _ base: Base,
+    transform: @escaping @Sendable (Base.Element) async throws(Failure) -> Output,
+    convertFailure: @escaping @Sendable (Base.Failure) -> Failure
+  ) {
+    self.base = base
+    self.transform = transform
+    self.convertFailure = convertFailure
+  }
+
+  /// Creates an iterator; each iteration runs its own task over the base.
+  @inlinable
+  public func makeAsyncIterator() -> Iterator {
+    Iterator(_MapLatestStorage(base: base, transform: transform, convertFailure: convertFailure))
+  }
+
+  /// The iterator of ``AsyncMapLatestSequence``. Dropping it cancels the base and the transform in flight.
+  public struct Iterator: AsyncIteratorProtocol {
+    @usableFromInline let handle: _MapLatestIteratorHandle<Base, Output, Failure>
+
+    @inlinable
+    init(_ storage: _MapLatestStorage<Base, Output, Failure>) {
+      handle = _MapLatestIteratorHandle(storage)
+    }
+
+    /// The next result, `nil` when iteration ended, or the error that ended it.
+    @inlinable
+    public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(Failure) -> Output? {
+      try await handle.storage.next(isolation: actor)
+    }
+  }
+}
+
+/// Owned by one iterator: when the iterator goes away, iteration ends and its tasks are cancelled.
+@usableFromInline
+final class _MapLatestIteratorHandle<Base: AsyncSequence & Sendable, Output: Sendable, Failure: Error>
+where Base.Element: Sendable {
+  @usableFromInline let storage: _MapLatestStorage<Base, Output, Failure>
+
+  @inlinable
+  init(_ storage: _MapLatestStorage<Base, Output, Failure>) {
+    self.storage = storage
+  }
+
+  deinit {
+    storage.cancel()
+  }
+}
+
+@available(*, unavailable)
+extension AsyncMapLatestSequence.Iterator: Sendable {}

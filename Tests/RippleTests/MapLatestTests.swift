@@ -1,0 +1,165 @@
+import Synchronization
+import Testing
+
+@testable import Ripple
+
+@Suite("mapLatest", .timeLimit(.minutes(1)))
+struct MapLatestTests {
+  @Test("a newer element cancels the transform in flight, whose outcome is discarded")
+  func supersededTransformIsCancelled() async {
+    let (base, input) = AsyncStream.makeStream(of: Int.self)
+    let events = Recorder<String>()
+    let results = base.mapLatest { value -> Int in
+      events.record("start \(value)")
+      if value == 1 {
+        await waitForCancellation()
+        events.record("cancelled \(value)")
+        return -1
+      }
+      return value * 10
+    }
+    let delivered = Recorder<Int>()
+    let consumer = Task { await collect(results, into: delivered) }
+    input.yield(1)
+    #expect(await events.values(count: 1) == ["start 1"])
+    input.yield(2)
+    #expect(await delivered.values(count: 1) == [20])
+    #expect(Set(await events.values(count: 2)) == ["cancelled 1", "start 2"])
+    input.finish()
+    #expect(await consumer.value == [20])
+  }
+
+  @Test("a superseded transform that finishes late never overtakes a newer result")
+  func lateResultIsDiscarded() async {
+    let (base, input) = AsyncStream.makeStream(of: Int.self)
+    let slowOne = Gate()
+    let events = Recorder<String>()
+    let results = base.mapLatest { value -> Int in
+      events.record("start \(value)")
+      if value == 1 { await slowOne.wait() }  // ignores cancellation
+      events.record("return \(value)")
+      return value * 10
+    }
+    let delivered = Recorder<Int>()
+    let consumer = Task { await collect(results, into: delivered) }
+    input.yield(1)
+    #expect(await events.values(count: 1) == ["start 1"])
+    input.yield(2)
+    #expect(await delivered.values(count: 1) == [20])
+    #expect(await events.values(count: 2) == ["start 2", "return 2"])
+    slowOne.open()
+    #expect(await events.values(count: 1) == ["return 1"])
+    input.finish()
+    // 10 was computed after 20 was delivered: it must not appear.
+    #expect(await consumer.value == [20])
+  }
+
+  @Test("when the base finishes, the transform in flight completes and is delivered, then the end")
+  func finishLetsLastTransformComplete() async {
+    let (base, input) = AsyncStream.makeStream(of: Int.self)
+    let gate = Gate()
+    let started = Recorder<Int>()
+    let results = base.mapLatest { value -> Int in
+      started.record(value)
+      await gate.wait()
+      return value + 100
+    }
+    let consumer = Task { await collect(results, into: Recorder()) }
+    input.yield(5)
+    #expect(await started.values(count: 1) == [5])
+    input.finish()
+    gate.open()
+    #expect(await consumer.value == [105])
+  }
+
+  @Test("a transform's error ends the sequence after the results before it")
+  func transformErrorEnds() async throws {
+    let (base, input) = AsyncStream.makeStream(of: Int.self)
+    var iterator = base.mapLatest { value throws -> Int in
+      if value == 2 { throw Boom.boom }
+      return value
+    }.makeAsyncIterator()
+    input.yield(1)
+    #expect(try await iterator.next() == 1)
+    input.yield(2)
+    await #expect(throws: Boom.boom) { try await iterator.next() }
+    input.yield(3)
+    #expect(try await iterator.next() == nil)
+  }
+
+  @Test("a base error ends the sequence after a result already computed")
+  func baseErrorEnds() async throws {
+    let (base, input) = AsyncThrowingStream.makeStream(of: Int.self)
+    let computed = Recorder<Int>()
+    var iterator = base.mapLatest { value -> Int in
+      defer { computed.record(value) }
+      return value * 2
+    }.makeAsyncIterator()
+    input.yield(4)
+    #expect(try await iterator.next() == 8)  // the first next() starts iterating the base
+    #expect(await computed.values(count: 1) == [4])
+    input.yield(5)
+    #expect(await computed.values(count: 1) == [5])
+    input.finish(throwing: Boom.boom)
+    #expect(try await iterator.next() == 10)
+    await #expect(throws: Boom.self) { try await iterator.next() }
+    #expect(try await iterator.next() == nil)
+  }
+
+  @Test("cancelling the consumer cancels the base and the transform, and next() returns nil")
+  func consumerCancellation() async {
+    let (base, input) = AsyncStream.makeStream(of: Int.self)
+    let events = Recorder<String>()
+    input.onTermination = { _ in events.record("base cancelled") }
+    let results = base.mapLatest { value -> Int in
+      events.record("start")
+      await waitForCancellation()
+      events.record("transform cancelled")
+      return value
+    }
+    let consumer = Task {
+      var iterator = results.makeAsyncIterator()
+      return await iterator.next()
+    }
+    input.yield(1)
+    #expect(await events.values(count: 1) == ["start"])
+    consumer.cancel()
+    #expect(await consumer.value == nil)
+    #expect(Set(await events.values(count: 2)) == ["base cancelled", "transform cancelled"])
+  }
+
+  @Test("dropping the iterator cancels the base")
+  func droppingTheIteratorCancels() async {
+    let (base, input) = AsyncStream.makeStream(of: Int.self)
+    let terminated = Recorder<Bool>()
+    input.onTermination = { _ in terminated.record(true) }
+    do {
+      var iterator = base.mapLatest { $0 }.makeAsyncIterator()
+      input.yield(1)
+      #expect(await iterator.next() == 1)
+    }
+    #expect(await terminated.values(count: 1) == [true])
+  }
+
+  @Test("over a non-throwing base, a non-throwing transform gives a non-throwing sequence")
+  @MainActor func typedThrows() async {
+    let (base, input) = AsyncStream.makeStream(of: Int.self)
+    input.yield(1)
+    input.finish()
+    var seen: [Int] = []
+    for await value in base.mapLatest({ $0 + 1 }) {  // no `try`: this line is the test
+      seen.append(value)
+    }
+    #expect(seen == [2])
+  }
+}
+
+/// Iterates `sequence` to its end, reporting each value to `recorder`; returns them all.
+func collect<S: AsyncSequence<Int, Never>>(_ sequence: S, into recorder: Recorder<Int>) async -> [Int] {
+  var values: [Int] = []
+  for await value in sequence {
+    values.append(value)
+    recorder.record(value)
+  }
+  return values
+}
