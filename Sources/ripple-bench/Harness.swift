@@ -8,6 +8,17 @@ struct Scenario: Sendable {
   let operations: Int
   /// Runs the workload once and returns how many values its consumer saw.
   let run: @Sendable () async -> Int
+  /// For a scenario that measures its own time per operation (a latency): runs once and returns that time in
+  /// nanoseconds and the values seen. `run` is unused then.
+  var timesItself: (@Sendable () async -> (nanoseconds: Double, values: Int))? = nil
+
+  /// A row whose figure is a latency the workload measures itself, such as a median over many samples; a
+  /// baseline of its own.
+  static func latency(
+    name: String, operations: Int, _ measure: @escaping @Sendable () async -> (nanoseconds: Double, values: Int)
+  ) -> Scenario {
+    Scenario(name: name, baseline: name, operations: operations, run: { 0 }, timesItself: measure)
+  }
 }
 
 /// A scenario's measurement: the median of several timed runs after a warm-up.
@@ -28,6 +39,12 @@ struct Harness {
     var samples: [Double] = []
     var values = 0
     for index in 0..<(warmups + runs) {
+      if let timesItself = scenario.timesItself {
+        let (nanoseconds, seen) = await timesItself()
+        values = seen
+        if index >= warmups { samples.append(nanoseconds) }
+        continue
+      }
       let start = clock.now
       values = await scenario.run()
       let elapsed = clock.now - start

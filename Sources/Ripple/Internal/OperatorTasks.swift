@@ -21,3 +21,15 @@ func _startOperatorTask(
 ) -> Task<Void, Never> {
   Task(executorPreference: _OperatorTasks.executor, priority: priority, operation: operation)
 }
+
+/// Starts a task for one element's work (a `mapLatest` transform), on ``_OperatorTasks/executor`` when one is
+/// bound. Where the runtime can, the task starts immediately: it runs synchronously until its first suspension,
+/// so work that finishes at once costs no executor hop.
+@usableFromInline
+func _startElementTask(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+  if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+    return Task.immediate(executorPreference: _OperatorTasks.executor, operation: operation)
+  } else {
+    return Task(executorPreference: _OperatorTasks.executor, operation: operation)
+  }
+}

@@ -7,23 +7,27 @@
 struct _MapLatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
   @usableFromInline typealias Consumer = UnsafeContinuation<Result<Output?, Failure>, Never>
 
-  private struct Running {
+  @usableFromInline struct Running {
     /// The task iterating the base.
-    var baseTask: Task<Void, Never>?
+    @usableFromInline var baseTask: Task<Void, Never>?
     /// The generation of the newest element; only its transform's outcome is ever delivered.
-    var latest: UInt64 = 0
+    @usableFromInline var latest: UInt64 = 0
     /// The newest element's transform, while it runs; its task handle once the task has been recorded.
-    var inFlight: (generation: UInt64, task: Task<Void, Never>?)?
+    @usableFromInline var inFlight: (generation: UInt64, task: Task<Void, Never>?)?
     /// A result the consumer has not taken yet (the newest one; a slow consumer gets the latest).
-    var pending: Output?
+    @usableFromInline var pending: Output?
     /// An error to deliver after `pending`; it ends iteration.
-    var failure: Failure?
-    var baseFinished = false
+    @usableFromInline var failure: Failure?
+    @usableFromInline var baseFinished = false
     /// The consumer waiting in `next()`.
-    var consumer: Consumer?
+    @usableFromInline var consumer: Consumer?
+
+    @inlinable init(consumer: Consumer?) {
+      self.consumer = consumer
+    }
   }
 
-  private enum State {
+  @usableFromInline enum State {
     /// Iteration has not started: no task exists yet.
     case initial
     /// The base task runs or has finished; results may still come.
@@ -32,9 +36,9 @@ struct _MapLatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
     case finished
   }
 
-  private var state = State.initial
+  @usableFromInline var state = State.initial
 
-  @usableFromInline init() {}
+  @inlinable init() {}
 
   /// What the consumer's `next()` does.
   @usableFromInline enum NextAction {
@@ -46,7 +50,7 @@ struct _MapLatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
     case resume(Result<Output?, Failure>, cancel: [Task<Void, Never>])
   }
 
-  @usableFromInline
+  @inlinable
   mutating func nextRequested(_ consumer: Consumer) -> NextAction {
     switch state {
     case .initial:
@@ -76,7 +80,7 @@ struct _MapLatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
   }
 
   /// The base task was created; it is cancelled with iteration.
-  @usableFromInline
+  @inlinable
   mutating func baseStarted(_ task: Task<Void, Never>) -> Task<Void, Never>? {
     guard case .running(var running) = state else { return task }  // ended before it was recorded
     running.baseTask = task
@@ -86,7 +90,7 @@ struct _MapLatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
 
   /// The base produced an element. Returns its generation and the superseded transform to cancel, or `nil` when
   /// iteration has ended and the base task should stop.
-  @usableFromInline
+  @inlinable
   mutating func elementProduced() -> (generation: UInt64, supersede: Task<Void, Never>?)? {
     guard case .running(var running) = state else { return nil }
     running.latest &+= 1
@@ -98,7 +102,7 @@ struct _MapLatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
 
   /// The transform for `generation` was started as `task`. Returns the task when it must be cancelled at once
   /// (a newer element or the end of iteration came first).
-  @usableFromInline
+  @inlinable
   mutating func transformStarted(_ task: Task<Void, Never>, generation: UInt64) -> Task<Void, Never>? {
     guard case .running(var running) = state else { return task }
     guard running.inFlight?.generation == generation else {
@@ -115,9 +119,9 @@ struct _MapLatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
     @usableFromInline var resume: (consumer: Consumer, outcome: Result<Output?, Failure>)?
     @usableFromInline var cancel: [Task<Void, Never>] = []
 
-    @usableFromInline static var none: Effects { Effects() }
+    @inlinable static var none: Effects { Effects() }
 
-    @usableFromInline
+    @inlinable
     init(resume: (consumer: Consumer, outcome: Result<Output?, Failure>)? = nil, cancel: [Task<Void, Never>] = []) {
       self.resume = resume
       self.cancel = cancel
@@ -125,7 +129,7 @@ struct _MapLatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
   }
 
   /// The transform for `generation` returned or threw. Outcomes of superseded generations are discarded.
-  @usableFromInline
+  @inlinable
   mutating func transformFinished(generation: UInt64, _ outcome: Result<Output, Failure>) -> Effects {
     guard case .running(var running) = state, generation == running.latest,
       running.inFlight?.generation == generation
@@ -147,7 +151,7 @@ struct _MapLatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
   }
 
   /// The base finished; the transform in flight may still deliver.
-  @usableFromInline
+  @inlinable
   mutating func baseFinished() -> Effects {
     guard case .running(var running) = state else { return .none }
     running.baseFinished = true
@@ -161,7 +165,7 @@ struct _MapLatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
   }
 
   /// The base threw: iteration ends with `failure` after any result already computed.
-  @usableFromInline
+  @inlinable
   mutating func baseFailed(_ failure: Failure) -> Effects {
     guard case .running(var running) = state else { return .none }
     running.baseFinished = true
@@ -171,7 +175,7 @@ struct _MapLatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
 
   /// The consumer's task was cancelled, or its iterator went away. Returns the consumer to resume with `nil`
   /// and the tasks to cancel.
-  @usableFromInline
+  @inlinable
   mutating func cancelled() -> (consumer: Consumer?, cancel: [Task<Void, Never>]) {
     guard case .running(let running) = state else {
       state = .finished
@@ -182,7 +186,8 @@ struct _MapLatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
   }
 
   /// A transform or the base failed: iteration ends with the first failure, after a result already computed.
-  private mutating func failed(_ running: consuming Running, _ failure: Failure) -> Effects {
+  @inlinable
+  mutating func failed(_ running: consuming Running, _ failure: Failure) -> Effects {
     var running = running
     let cancel = Self.tasks(of: running)
     running.baseTask = nil
@@ -202,7 +207,8 @@ struct _MapLatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
     return Effects(cancel: cancel)
   }
 
-  private static func tasks(of running: borrowing Running) -> [Task<Void, Never>] {
+  @inlinable
+  static func tasks(of running: borrowing Running) -> [Task<Void, Never>] {
     [running.baseTask, running.inFlight?.task].compactMap { $0 }
   }
 }

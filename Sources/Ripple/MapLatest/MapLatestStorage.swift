@@ -11,7 +11,7 @@ where Base.Element: Sendable {
   @usableFromInline let convertFailure: @Sendable (Base.Failure) -> Failure
   @usableFromInline let machine = Mutex(Machine())
 
-  @usableFromInline
+  @inlinable
   init(
     base: Base,
     transform: @escaping @Sendable (Base.Element) async throws(Failure) -> Output,
@@ -44,14 +44,14 @@ where Base.Element: Sendable {
   }
 
   /// Ends iteration: the consumer's task was cancelled or its iterator was dropped.
-  @usableFromInline
+  @inlinable
   func cancel() {
     let (consumer, tasks) = machine.withLock { $0.cancelled() }
     for task in tasks { task.cancel() }
     consumer?.resume(returning: .success(nil))
   }
 
-  @usableFromInline
+  @inlinable
   func apply(_ effects: Machine.Effects) {
     for task in effects.cancel { task.cancel() }
     if let (consumer, outcome) = effects.resume {
@@ -60,7 +60,7 @@ where Base.Element: Sendable {
   }
 
   /// Starts the one task that iterates the base for this iteration.
-  @usableFromInline
+  @inlinable
   func startBase() {
     let task = _startOperatorTask { [self] in
       var iterator = base.makeAsyncIterator()
@@ -79,7 +79,7 @@ where Base.Element: Sendable {
   }
 
   /// Runs the transform of one element in a task of its own, so that a newer element can cancel it.
-  @usableFromInline
+  @inlinable
   func startTransform(_ element: Base.Element, generation: UInt64) {
     let operation: @Sendable () async -> Void = { [self] in
       let outcome: Result<Output, Failure>
@@ -90,13 +90,7 @@ where Base.Element: Sendable {
       }
       apply(machine.withLock { $0.transformFinished(generation: generation, outcome) })
     }
-    let task: Task<Void, Never>
-    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-      // Runs synchronously until the transform first suspends: an instant transform costs no executor hop.
-      task = Task.immediate(executorPreference: _OperatorTasks.executor, operation: operation)
-    } else {
-      task = Task(executorPreference: _OperatorTasks.executor, operation: operation)
-    }
+    let task = _startElementTask(operation)
     machine.withLock { $0.transformStarted(task, generation: generation) }?.cancel()
   }
 }

@@ -1,0 +1,97 @@
+import Ripple
+import Synchronization
+
+/// Elements through `mapLatest` per run.
+let mapLatestElements = 1_000_000
+/// Supersessions timed per run of the cancel-latency scenario.
+let cancelLatencySamples = 2_000
+
+/// `mapLatest` throughput and how fast it cancels a superseded transform.
+func latestScenarios() -> [Scenario] {
+  [
+    Scenario(name: "mapLatest.instant", baseline: "asyncstream.raw", operations: mapLatestElements) {
+      let (stream, input) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .unbounded)
+      let producer = Task {
+        for value in 1...mapLatestElements { input.yield(value) }
+        input.finish()
+      }
+      var seen = 0
+      var last = 0
+      for await value in stream.mapLatest({ $0 }) {
+        seen += 1
+        last = value
+      }
+      await producer.value
+      precondition(last == mapLatestElements, "mapLatest lost the final value")
+      return seen
+    },
+    .latency(name: "mapLatest.cancel-latency", operations: cancelLatencySamples) {
+      await measureCancelLatency()
+    },
+  ]
+}
+
+/// The median time, in nanoseconds, from a new element entering the base to the superseded transform's
+/// cancellation handler running.
+func measureCancelLatency() async -> (nanoseconds: Double, values: Int) {
+  let clock = ContinuousClock()
+  let (stream, input) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .unbounded)
+  let (started, startedInput) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .unbounded)
+  let cancelledAt = Mutex<[ContinuousClock.Instant]>([])
+  cancelledAt.withLock { $0.reserveCapacity(cancelLatencySamples + 1) }
+  let results = stream.mapLatest { value -> Int in
+    let latch = Latch()
+    await withTaskCancellationHandler {
+      startedInput.yield(value)
+      await latch.wait()  // until superseded
+    } onCancel: {
+      let now = clock.now
+      cancelledAt.withLock { $0.append(now) }
+      latch.open()
+    }
+    return value
+  }
+  let consumer = Task {
+    var seen = 0
+    for await _ in results { seen += 1 }
+    return seen
+  }
+  var startedIterator = started.makeAsyncIterator()
+  var sentAt: [ContinuousClock.Instant] = []
+  sentAt.reserveCapacity(cancelLatencySamples)
+  input.yield(0)
+  _ = await startedIterator.next()
+  for value in 1...cancelLatencySamples {
+    sentAt.append(clock.now)
+    input.yield(value)
+    _ = await startedIterator.next()  // the new transform runs, so the previous one was superseded
+  }
+  consumer.cancel()  // ends the last transform too
+  let seen = await consumer.value
+  let latencies = zip(sentAt, cancelledAt.withLock { $0 }).map { ($1 - $0).nanoseconds }.sorted()
+  return (latencies[latencies.count / 2], seen)
+}
+
+/// A one-shot latch: `wait()` returns once `open()` has been called, before or after.
+final class Latch: Sendable {
+  private let state = Mutex<(open: Bool, waiter: UnsafeContinuation<Void, Never>?)>((false, nil))
+
+  func open() {
+    state.withLock { state -> UnsafeContinuation<Void, Never>? in
+      state.open = true
+      defer { state.waiter = nil }
+      return state.waiter
+    }?.resume()
+  }
+
+  func wait() async {
+    await withUnsafeContinuation { continuation in
+      let isOpen = state.withLock { state -> Bool in
+        if state.open { return true }
+        state.waiter = continuation
+        return false
+      }
+      if isOpen { continuation.resume() }
+    }
+  }
+}
