@@ -14,12 +14,16 @@ let package = Package(
   products: [
     .library(name: "Ripple", targets: ["Ripple"]),
     .library(name: "RippleTesting", targets: ["RippleTesting"]),
+    .library(name: "Calculator", targets: ["Calculator"]),
   ],
   targets: [
     .target(name: "Ripple", swiftSettings: strictSettings),
     .target(name: "RippleTesting", dependencies: ["Ripple"], swiftSettings: strictSettings),
+    .target(name: "Calculator", dependencies: ["Ripple"], swiftSettings: strictSettings),
     .executableTarget(name: "ripple-bench", dependencies: ["Ripple"], swiftSettings: strictSettings),
     .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTesting"], swiftSettings: strictSettings),
+    .testTarget(
+      name: "CalculatorTests", dependencies: ["Calculator", "RippleTesting"], swiftSettings: strictSettings),
   ],
   swiftLanguageModes: [.v6]
 )
