@@ -19,7 +19,7 @@
 /// ```swift
 /// let diagram: MarbleDiagram = "a-[bc]|"
 /// print(diagram.ticks.count)  // 4
-/// print(diagram.ticks[2])     // [.value("b"), .value("c")]
+/// print(diagram.ticks[2] == [.value("b"), .value("c")])  // true
 /// print(diagram)              // a-[bc]|
 /// ```
 ///

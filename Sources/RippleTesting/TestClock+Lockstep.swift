@@ -20,7 +20,9 @@ extension TestClock {
   ///       }
   ///     }
   ///     await clock.run()
-  ///     return await Array(group)
+  ///     var order: [Int] = []
+  ///     for await seconds in group { order.append(seconds) }
+  ///     return order
   ///   }
   /// }
   /// print(order)  // [1, 2, 3]

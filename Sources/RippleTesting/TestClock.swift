@@ -95,7 +95,9 @@ public final class TestClock: Clock, Sendable {
 
   /// Moves time forward by `duration`, waking every sleeper due on the way, in deadline order.
   ///
-  /// Equivalent to `advance(to: now.advanced(by: duration))`; see ``advance(to:)``.
+  /// Equivalent to `advance(to: now.advanced(by: duration))`; see ``advance(to:)``. In a lockstep scope,
+  /// `advance(by: .zero)` moves no time but lets every task run until it waits, for example until a task
+  /// just started has gone to sleep.
   public func advance(by duration: Duration) async {
     await advance(to: now.advanced(by: duration))
   }

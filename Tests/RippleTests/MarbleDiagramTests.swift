@@ -133,6 +133,18 @@ struct MarbleDiagramTests {
         == "----a")
   }
 
+  @Test("a run whose output never ends stops when nothing is left to do, and cancels the output")
+  func outputThatNeverEnds() async {
+    let cancelled = Log()
+    let output = await marbles("a--") { _, _ in
+      AsyncStream<String> { continuation in
+        continuation.onTermination = { _ in cancelled.append("cancelled") }
+      }
+    }
+    #expect(output == "---")
+    #expect(cancelled.entries == ["cancelled"])
+  }
+
   @Test("an invalid input gives a readable output, or a thrown error from marbleDiagram")
   func invalidInput() async {
     #expect(await marbles("a-b", "a[") { inputs, _ in inputs[0] } == "invalid input 2: unclosed group at character 1")

@@ -130,6 +130,26 @@ struct TestClockTests {
 
   // MARK: Lockstep
 
+  @Test("in a lockstep scope, child tasks finish in the order the clock wakes them")
+  func lockstepCompletionOrder() async {
+    let clock = TestClock()
+    let order = await clock.lockstep {
+      await withTaskGroup(of: Int.self) { group in
+        for seconds in [3, 1, 2] {
+          group.addTask {
+            try? await clock.sleep(for: .seconds(seconds))
+            return seconds
+          }
+        }
+        await clock.run()
+        var order: [Int] = []
+        for await seconds in group { order.append(seconds) }
+        return order
+      }
+    }
+    #expect(order == [1, 2, 3])
+  }
+
   @Test("a lockstep scope runs its body, child tasks and operator tasks on the executor's thread")
   func lockstepRunsOnOneThread() async {
     let clock = TestClock()
