@@ -25,9 +25,10 @@ import Synchronization
 ///
 /// **How it ends.** At the output's finish or failure — the diagram ends with that column. Otherwise when
 /// the clock has nothing left to do after the last tick of the longest input (every task is waiting for
-/// something other than time), or after 10,000 ticks more than the longest input: the diagram then has no
-/// terminator and reaches the later of the longest input's last tick and the output's last value. The output
-/// is then cancelled, and so are the inputs.
+/// something other than time), or 10,000 ticks after the longest input's last tick: the diagram then has no
+/// terminator and reaches the later of the longest input's last tick and the output's last value. The task
+/// consuming the output is then cancelled, and the run waits once more for quiescence (without waiting for a
+/// pipeline that ignores cancellation).
 ///
 /// An input that is not a valid diagram gives an output of the form `invalid input 1: unclosed group at
 /// character 3`, which matches no diagram; use ``marbleDiagram(_:tick:_:)`` to get a thrown error instead.
@@ -64,7 +65,7 @@ public func marbleDiagram<Output: AsyncSequence>(
   try await _runMarbles(inputs, tick: tick, pipeline)
 }
 
-/// How many ticks past the longest input a run may last when something keeps sleeping.
+/// How many ticks past the longest input's last tick a run may last while something keeps sleeping.
 let _marbleTickLimit = 10_000
 
 func _runMarbles<Output: AsyncSequence>(
@@ -96,7 +97,7 @@ func _runMarbles<Output: AsyncSequence>(
       await executor.quiescent()
       if recorder.isTerminated { break }
       let hasWork = clock.hasScheduledSleepers || elapsed < longest - 1
-      guard hasWork, elapsed < longest + _marbleTickLimit else { break }
+      guard hasWork, elapsed < max(longest - 1, 0) + _marbleTickLimit else { break }
       await clock.advance(by: tick)
       elapsed += 1
     }

@@ -145,6 +145,17 @@ struct MarbleDiagramTests {
     #expect(cancelled.entries == ["cancelled"])
   }
 
+  @Test("a run whose tasks keep sleeping stops 10,000 ticks after the longest input's last tick")
+  func tickLimit() async {
+    let wakeUps = Log()
+    let output = await marbles("a-") { inputs, clock in
+      Heartbeat(base: inputs[0], clock: clock, beat: { wakeUps.append("") })
+    }
+    #expect(output == "a-")
+    // Ticks 1 through 10,001: the input's last tick is 1.
+    #expect(wakeUps.entries.count == 10_001)
+  }
+
   @Test("an invalid input gives a readable output, or a thrown error from marbleDiagram")
   func invalidInput() async {
     #expect(await marbles("a-b", "a[") { inputs, _ in inputs[0] } == "invalid input 2: unclosed group at character 1")
@@ -212,6 +223,40 @@ private struct HeldSequence<Base: AsyncSequence & Sendable>: AsyncSequence where
         output = stream.makeAsyncIterator()
       }
       return try await output?.next()
+    }
+  }
+}
+
+/// A test-local operator that passes its base through while a task of its own wakes up every second,
+/// without end.
+private struct Heartbeat<Base: AsyncSequence>: AsyncSequence {
+  typealias Element = Base.Element
+
+  let base: Base
+  let clock: TestClock
+  let beat: @Sendable () -> Void
+
+  func makeAsyncIterator() -> Iterator {
+    Iterator(base: base.makeAsyncIterator(), clock: clock, beat: beat)
+  }
+
+  struct Iterator: AsyncIteratorProtocol {
+    var base: Base.AsyncIterator
+    let clock: TestClock
+    let beat: @Sendable () -> Void
+    var heart: Task<Void, Never>?
+
+    mutating func next() async throws -> Element? {
+      if heart == nil {
+        heart = _startOperatorTask { [clock, beat] in
+          while (try? await clock.sleep(for: .seconds(1))) != nil { beat() }
+        }
+      }
+      return try await withTaskCancellationHandler {
+        try await base.next()
+      } onCancel: { [heart] in
+        heart?.cancel()
+      }
     }
   }
 }

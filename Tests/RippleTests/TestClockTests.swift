@@ -72,6 +72,24 @@ struct TestClockTests {
     #expect(clock.now == .init(offset: .seconds(5)))
   }
 
+  @Test("outside a lockstep scope, advance wakes every due sleeper, whether it slept before or after")
+  func advanceWithoutLockstep() async throws {
+    let clock = TestClock()
+    // Each task either is asleep when the clock passes its deadline, and is resumed, or goes to sleep
+    // after that and returns at once: either way it ends, having seen the time the clock was moved to.
+    let sleepers = [3, 1, 2].map { seconds in
+      Task {
+        try await clock.sleep(until: .init(offset: .seconds(seconds)))
+        return clock.now
+      }
+    }
+    await clock.advance(to: .init(offset: .seconds(5)))
+    for sleeper in sleepers {
+      #expect(try await sleeper.value == .init(offset: .seconds(5)))
+    }
+    #expect(!clock.hasScheduledSleepers)
+  }
+
   // MARK: Cancellation
 
   @Test("cancelling a sleeper wakes it at once with CancellationError")
