@@ -76,6 +76,11 @@ struct MarbleDiagramTests {
     #expect(output == diagram)
   }
 
+  @Test("marbles can be called from a main-actor test")
+  @MainActor func fromMainActor() async {
+    #expect(await marbles("a-b|") { inputs, _ in inputs[0] } == "a-b|")
+  }
+
   @Test("an error from ^ reaches the output as ^ and is a MarbleError")
   func failure() async throws {
     #expect(await marbles("a-^") { inputs, _ in inputs[0].map { $0.uppercased() } } == "A-^")

@@ -181,6 +181,15 @@ struct TestClockTests {
     }
     #expect(onExecutor == [true, true])
   }
+
+  @Test("a lockstep scope entered from the main actor still runs its body on the executor's thread")
+  @MainActor func lockstepFromMainActor() async {
+    let clock = TestClock()
+    let onExecutor = await clock.lockstep {
+      (_OperatorTasks.executor as? _LockstepExecutor)?.isCurrent ?? false
+    }
+    #expect(onExecutor)
+  }
 }
 
 /// A list that tasks append to.
