@@ -113,7 +113,7 @@ struct _CombineLatestStateMachine<Value: Sendable, Output: Sendable, Failure: Er
   enum EndAction {
     case none
     /// The iteration is over: resume the consumer (with `nil` or the error), stop the suspended producers
-    /// and cancel the task, which cancels the remaining bases.
+    /// and cancel the task when present, which cancels the remaining bases.
     case end(Consumer?, Result<Output?, Failure>, [Producer], Task<Void, Never>?)
   }
 
@@ -127,7 +127,7 @@ struct _CombineLatestStateMachine<Value: Sendable, Output: Sendable, Failure: Er
       // A producer with a pending element is suspended, so it cannot finish: when none is active, none is
       // pending either.
       guard neverProduced || active == 0 else { return .none }
-      return end(consumer, with: .success(nil))
+      return end(consumer, with: .success(nil), cancellingBases: neverProduced)
     case .failed, .finished:
       return .none
     }
@@ -221,9 +221,12 @@ struct _CombineLatestStateMachine<Value: Sendable, Output: Sendable, Failure: Er
 
   // MARK: Helpers
 
-  /// Ends the iteration, collecting what the caller must resume and cancel.
+  /// Ends the iteration, collecting what the caller must resume, and the task to cancel unless every base
+  /// finished on its own.
   @inlinable
-  mutating func end(_ consumer: Consumer?, with result: Result<Output?, Failure>) -> EndAction {
+  mutating func end(
+    _ consumer: Consumer?, with result: Result<Output?, Failure>, cancellingBases: Bool = true
+  ) -> EndAction {
     state = .finished
     var producers: [Producer] = []
     for index in pending.indices {
@@ -232,7 +235,7 @@ struct _CombineLatestStateMachine<Value: Sendable, Output: Sendable, Failure: Er
     }
     pendingCount = 0
     defer { task = nil }
-    return .end(consumer, result, producers, task)
+    return .end(consumer, result, producers, cancellingBases ? task : nil)
   }
 
   /// Moves every pending element into `latest` for the first output; returns the producers to wake.

@@ -37,28 +37,38 @@ final class _CombineLatestStorage<Value: Sendable, Output: Sendable, Failure: Er
   func consume<Base: AsyncSequence>(
     _ base: Base, at index: Int, as wrap: (Base.Element) -> Value
   ) async where Base.Failure == Failure {
-    var iterator = base.makeAsyncIterator()
     do throws(Failure) {
-      while let element = try await iterator.next(isolation: nil) {
-        let value = wrap(element)
-        let goOn = await withUnsafeContinuation(isolation: nil) { (producer: Machine.Producer) in
-          switch machine.withLock({ $0.elementProduced(value, at: index, producer: producer) }) {
-          case .resumeConsumer(let consumer, let output, let wake):
-            producer.resume(returning: true)
-            wake.resume()
-            consumer.resume(returning: .success(output))
-          case .suspend:
-            break
-          case .stop:
-            producer.resume(returning: false)
-          }
-        }
-        guard goOn else { return }
-      }
+      // The base's iterator is gone by the time the others are cancelled or the consumer learns the end.
+      guard try await produce(base, at: index, as: wrap) else { return }
       perform(machine.withLock { $0.baseFinished(at: index) })
     } catch {
       perform(machine.withLock { $0.baseFailed(error) })
     }
+  }
+
+  /// Hands over the elements of `base`; returns `true` when it finished, `false` when the iteration ended.
+  @inlinable
+  func produce<Base: AsyncSequence>(
+    _ base: Base, at index: Int, as wrap: (Base.Element) -> Value
+  ) async throws(Failure) -> Bool where Base.Failure == Failure {
+    var iterator = base.makeAsyncIterator()
+    while let element = try await iterator.next(isolation: nil) {
+      let value = wrap(element)
+      let goOn = await withUnsafeContinuation(isolation: nil) { (producer: Machine.Producer) in
+        switch machine.withLock({ $0.elementProduced(value, at: index, producer: producer) }) {
+        case .resumeConsumer(let consumer, let output, let wake):
+          producer.resume(returning: true)
+          wake.resume()
+          consumer.resume(returning: .success(output))
+        case .suspend:
+          break
+        case .stop:
+          producer.resume(returning: false)
+        }
+      }
+      guard goOn else { return false }
+    }
+    return true
   }
 
   /// Stops the iteration: the consuming task was cancelled or its iterator was dropped.

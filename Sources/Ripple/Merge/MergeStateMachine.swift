@@ -78,7 +78,7 @@ struct _MergeStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
   enum EndAction {
     case none
     /// The iteration is over: resume the consumer (with `nil` or the error), stop the suspended producers
-    /// and cancel the task, which cancels the remaining bases.
+    /// and cancel the task when present, which cancels the remaining bases.
     case end(Consumer?, Result<Element?, Failure>, [Producer], Task<Void, Never>?)
   }
 
@@ -91,7 +91,7 @@ struct _MergeStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
       // A producer with a pending element is suspended, so it cannot finish: when none is active, none is
       // pending either.
       guard active == 0 else { return .none }
-      return end(consumer, with: .success(nil))
+      return end(consumer, with: .success(nil), cancellingBases: false)
     case .failed, .finished:
       return .none
     }
@@ -178,9 +178,12 @@ struct _MergeStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
     return true
   }
 
-  /// Ends the iteration, collecting what the caller must resume and cancel.
+  /// Ends the iteration, collecting what the caller must resume, and the task to cancel unless every base
+  /// finished on its own.
   @inlinable
-  mutating func end(_ consumer: Consumer?, with result: Result<Element?, Failure>) -> EndAction {
+  mutating func end(
+    _ consumer: Consumer?, with result: Result<Element?, Failure>, cancellingBases: Bool = true
+  ) -> EndAction {
     state = .finished
     var producers: [Producer] = []
     for index in pending.indices {
@@ -189,6 +192,6 @@ struct _MergeStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
     }
     pendingCount = 0
     defer { task = nil }
-    return .end(consumer, result, producers, task)
+    return .end(consumer, result, producers, cancellingBases ? task : nil)
   }
 }

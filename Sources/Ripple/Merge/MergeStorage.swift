@@ -36,26 +36,35 @@ final class _MergeStorage<Element: Sendable, Failure: Error>: Sendable {
   @inlinable
   func consume<Base: AsyncSequence>(_ base: Base, at index: Int) async
   where Base.Element == Element, Base.Failure == Failure {
-    var iterator = base.makeAsyncIterator()
     do throws(Failure) {
-      while let element = try await iterator.next(isolation: nil) {
-        let goOn = await withUnsafeContinuation(isolation: nil) { (producer: Machine.Producer) in
-          switch machine.withLock({ $0.elementProduced(element, at: index, producer: producer) }) {
-          case .resumeConsumer(let consumer):
-            producer.resume(returning: true)
-            consumer.resume(returning: .success(element))
-          case .suspend:
-            break
-          case .stop:
-            producer.resume(returning: false)
-          }
-        }
-        guard goOn else { return }
-      }
+      // The base's iterator is gone by the time the others are cancelled or the consumer learns the end.
+      guard try await produce(base, at: index) else { return }
       perform(machine.withLock { $0.baseFinished(at: index) })
     } catch {
       perform(machine.withLock { $0.baseFailed(error) })
     }
+  }
+
+  /// Hands over the elements of `base`; returns `true` when it finished, `false` when the iteration ended.
+  @inlinable
+  func produce<Base: AsyncSequence>(_ base: Base, at index: Int) async throws(Failure) -> Bool
+  where Base.Element == Element, Base.Failure == Failure {
+    var iterator = base.makeAsyncIterator()
+    while let element = try await iterator.next(isolation: nil) {
+      let goOn = await withUnsafeContinuation(isolation: nil) { (producer: Machine.Producer) in
+        switch machine.withLock({ $0.elementProduced(element, at: index, producer: producer) }) {
+        case .resumeConsumer(let consumer):
+          producer.resume(returning: true)
+          consumer.resume(returning: .success(element))
+        case .suspend:
+          break
+        case .stop:
+          producer.resume(returning: false)
+        }
+      }
+      guard goOn else { return false }
+    }
+    return true
   }
 
   /// Stops the iteration: the consuming task was cancelled or its iterator was dropped.
