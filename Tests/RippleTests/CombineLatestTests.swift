@@ -44,6 +44,25 @@ struct CombineLatestTests {
     #expect(pairs == [[1, 10], [1, 20], [2, 20], [3, 20]])
   }
 
+  @Test("the first pair is right whether the consumer or the last base arrives last")
+  func firstPairUnderRaces() async throws {
+    // Both orders happen over the repetitions; each must give the same pair.
+    for round in 0..<200 {
+      let a = ControlledSequence<Int>()
+      let b = ControlledSequence<Int>()
+      let consumer = Task {
+        var iterator = combineLatest(a, b).makeAsyncIterator()
+        let first = try await iterator.next().map { [$0, $1] }
+        b.send(round + 1)
+        let second = try await iterator.next().map { [$0, $1] }
+        return [first, second]
+      }
+      a.send(round)
+      b.send(-round)
+      #expect(try await consumer.value == [[round, -round], [round, round + 1]])
+    }
+  }
+
   @Test("three bases give triples of their latest elements")
   func triples() async throws {
     let a = ControlledSequence<Int>()

@@ -2,13 +2,14 @@
 ///
 /// Every arity shares it: the tuple variants store their bases' elements as ``_CombineLatestValue`` cases,
 /// the collection variant stores elements as they are. Events come from the consumer (`nextRequested`,
-/// `cancelled`) and from one producer per base (`elementProduced`, `baseFinished`, `baseFailed`); each
-/// returns the side effect to run once the lock is released.
+/// `cancelled`) and from one producer per base (`elementProduced`, `producerSuspending`, `baseFinished`,
+/// `baseFailed`); each returns the side effect to run once the lock is released.
 ///
-/// Backpressure: a producer that hands over an element suspends until that element has been combined into
-/// a value the consumer took, and only then asks its base for the next one — so each base has at most one
-/// element in flight, as in swift-async-algorithms. When the consumer is already waiting, the element is
-/// combined and handed over at once and the producer does not suspend at all.
+/// Backpressure: a producer whose element cannot be combined at once suspends until that element has been
+/// combined into an output the consumer took, and only then asks its base for the next one — so each base
+/// has at most one element in flight, as in swift-async-algorithms. When the consumer is already waiting,
+/// the element is combined and handed over at once and the producer does not suspend at all: the steady
+/// path of a fast consumer costs one lock and one resumption per element.
 @usableFromInline
 struct _CombineLatestStateMachine<Value: Sendable, Output: Sendable, Failure: Error>: ~Copyable {
   @usableFromInline typealias Consumer = UnsafeContinuation<Result<Output?, Failure>, Never>
@@ -27,7 +28,20 @@ struct _CombineLatestStateMachine<Value: Sendable, Output: Sendable, Failure: Er
     case finished
   }
 
-  /// What happens to the producers suspended with an element that was not yet combined.
+  /// One base's element that waits to be combined, and its producer.
+  @usableFromInline
+  struct Slot {
+    /// The element, until it is combined.
+    @usableFromInline var pending: Value?
+    /// The producer, once it suspended on `pending`.
+    @usableFromInline var producer: Producer?
+    /// `pending` was combined before its producer suspended: the producer goes on at once.
+    @usableFromInline var released = false
+
+    @inlinable init() {}
+  }
+
+  /// The producers to resume because their elements were combined.
   @usableFromInline
   enum Wake {
     case none
@@ -46,9 +60,8 @@ struct _CombineLatestStateMachine<Value: Sendable, Output: Sendable, Failure: Er
   @usableFromInline var state: State
   /// The latest element of each base, combined into every output; all non-`nil` once `emitted`.
   @usableFromInline var latest: [Value?]
-  /// An element per base that arrived while the consumer was busy, with its suspended producer.
-  @usableFromInline var pending: [(value: Value, producer: Producer)?]
-  /// How many entries of `pending` are set.
+  @usableFromInline var slots: [Slot]
+  /// How many slots hold a pending element.
   @usableFromInline var pendingCount = 0
   /// Bases that have not finished.
   @usableFromInline var active: Int
@@ -64,7 +77,7 @@ struct _CombineLatestStateMachine<Value: Sendable, Output: Sendable, Failure: Er
   init(count: Int, combine: @escaping Combine) {
     state = count == 0 ? .finished : .running(nil)
     latest = Array(repeating: nil, count: count)
-    pending = Array(repeating: nil, count: count)
+    slots = Array(repeating: Slot(), count: count)
     active = count
     self.combine = combine
   }
@@ -74,38 +87,52 @@ struct _CombineLatestStateMachine<Value: Sendable, Output: Sendable, Failure: Er
   /// What a producer does after handing over an element.
   @usableFromInline
   enum ElementProducedAction {
-    /// Resume the waiting consumer with this output; the producer goes on (and wakes the others in `wake`).
+    /// Resume the waiting consumer with this output and wake `wake`; the producer goes on.
     case resumeConsumer(Consumer, Output, Wake)
-    /// The element waits for the consumer; the producer's continuation is stored.
+    /// The element waits for the consumer: the producer suspends (see ``producerSuspending(at:_:)``).
     case suspend
-    /// Iteration is over: resume the producer with `false`.
+    /// Iteration is over: the producer stops.
     case stop
   }
 
-  /// Base `index` produced `value`; `producer` is its suspended producer.
+  /// Base `index` produced `value`.
   @inlinable
-  mutating func elementProduced(_ value: Value, at index: Int, producer: Producer) -> ElementProducedAction {
+  mutating func elementProduced(_ value: Value, at index: Int) -> ElementProducedAction {
     switch state {
     case .running(let consumer):
-      if emitted, let consumer {
-        latest[index] = value
-        state = .running(nil)
-        return .resumeConsumer(consumer, combine(latest), .none)
+      if let consumer {
+        if emitted {
+          latest[index] = value
+          state = .running(nil)
+          return .resumeConsumer(consumer, combine(latest), .none)
+        }
+        if pendingCount == slots.count - 1 {
+          // The last base produced its first element: the first output takes every base's first element.
+          latest[index] = value
+          state = .running(nil)
+          let wake = promoteAll()
+          return .resumeConsumer(consumer, combine(latest), .all(wake))
+        }
       }
-      if !emitted, pendingCount == pending.count - 1, let consumer {
-        // The last base produced its first element: the first output takes every base's first element.
-        // The caller's producer goes on without being resumed, so only the others are woken.
-        latest[index] = value
-        state = .running(nil)
-        let wake = promoteAll()
-        return .resumeConsumer(consumer, combine(latest), .all(wake))
-      }
-      pending[index] = (value, producer)
+      slots[index].pending = value
       pendingCount += 1
       return .suspend
     case .failed, .finished:
       return .stop
     }
+  }
+
+  /// The producer of base `index`, told to ``ElementProducedAction/suspend``, is about to suspend. Returns
+  /// `nil` when it must wait for `producer` to be resumed, or at once whether it goes on.
+  @inlinable
+  mutating func producerSuspending(at index: Int, _ producer: Producer) -> Bool? {
+    guard case .running = state else { return false }
+    if slots[index].released {
+      slots[index].released = false
+      return true
+    }
+    slots[index].producer = producer
+    return nil
   }
 
   /// What to do when a base ends.
@@ -123,7 +150,7 @@ struct _CombineLatestStateMachine<Value: Sendable, Output: Sendable, Failure: Er
     switch state {
     case .running(let consumer):
       active -= 1
-      let neverProduced = !emitted && pending[index] == nil
+      let neverProduced = !emitted && slots[index].pending == nil
       // A producer with a pending element is suspended, so it cannot finish: when none is active, none is
       // pending either.
       guard neverProduced || active == 0 else { return .none }
@@ -150,50 +177,41 @@ struct _CombineLatestStateMachine<Value: Sendable, Output: Sendable, Failure: Er
 
   // MARK: Consumer events
 
-  /// What the consumer's `next()` does.
-  @usableFromInline
-  enum NextAction {
-    /// Return this at once, after waking the producers in `wake`.
-    case resume(Result<Output?, Failure>, Wake)
-    /// Wait: the consumer's continuation is stored.
-    case suspend
-  }
-
-  /// The consumer asks for the next output.
+  /// The next output if one is ready without waiting, and the producers to wake for it; `nil` otherwise.
   @inlinable
-  mutating func nextRequested(_ consumer: Consumer) -> NextAction {
+  mutating func nextReady() -> (Result<Output?, Failure>, Wake)? {
     switch state {
     case .running(nil):
       if !emitted {
-        guard pendingCount == pending.count else {
-          state = .running(consumer)
-          return .suspend
-        }
+        guard pendingCount == slots.count else { return nil }
         let wake = promoteAll()
-        return .resume(.success(combine(latest)), .all(wake))
+        return (.success(combine(latest)), .all(wake))
       }
       if pendingCount > 0 {
         let index = nextPendingIndex()
-        let (value, producer) = pending[index]!
-        pending[index] = nil
+        latest[index] = slots[index].pending.take()
         pendingCount -= 1
-        latest[index] = value
-        return .resume(.success(combine(latest)), .one(producer))
+        return (.success(combine(latest)), release(index))
       }
-      guard active > 0 else {
-        state = .finished
-        return .resume(.success(nil), .none)
-      }
-      state = .running(consumer)
-      return .suspend
+      guard active == 0 else { return nil }
+      state = .finished
+      return (.success(nil), .none)
     case .running(.some):
       preconditionFailure("combineLatest: an iterator was used by two tasks at once (state: running)")
     case .failed(let error):
       state = .finished
-      return .resume(.failure(error), .none)
+      return (.failure(error), .none)
     case .finished:
-      return .resume(.success(nil), .none)
+      return (.success(nil), .none)
     }
+  }
+
+  /// The consumer waits for the next output: `nil` when `consumer` was stored, or the output at once.
+  @inlinable
+  mutating func nextRequested(_ consumer: Consumer) -> (Result<Output?, Failure>, Wake)? {
+    if let ready = nextReady() { return ready }
+    state = .running(consumer)
+    return nil
   }
 
   /// The consuming task was cancelled or dropped its iterator: everything stops.
@@ -229,25 +247,34 @@ struct _CombineLatestStateMachine<Value: Sendable, Output: Sendable, Failure: Er
   ) -> EndAction {
     state = .finished
     var producers: [Producer] = []
-    for index in pending.indices {
-      if let entry = pending[index] { producers.append(entry.producer) }
-      pending[index] = nil
+    for index in slots.indices {
+      if let producer = slots[index].producer { producers.append(producer) }
+      slots[index] = Slot()
     }
     pendingCount = 0
     defer { task = nil }
     return .end(consumer, result, producers, cancellingBases ? task : nil)
   }
 
+  /// Lets the producer of base `index`, whose element was just combined, go on.
+  @inlinable
+  mutating func release(_ index: Int) -> Wake {
+    guard let producer = slots[index].producer.take() else {
+      slots[index].released = true
+      return .none
+    }
+    return .one(producer)
+  }
+
   /// Moves every pending element into `latest` for the first output; returns the producers to wake.
   @inlinable
   mutating func promoteAll() -> [Producer] {
     var producers: [Producer] = []
-    producers.reserveCapacity(pending.count)
-    for index in pending.indices {
-      guard let (value, producer) = pending[index] else { continue }
+    producers.reserveCapacity(slots.count)
+    for index in slots.indices {
+      guard let value = slots[index].pending.take() else { continue }
       latest[index] = value
-      producers.append(producer)
-      pending[index] = nil
+      if case .one(let producer) = release(index) { producers.append(producer) }
     }
     pendingCount = 0
     emitted = true
@@ -258,10 +285,10 @@ struct _CombineLatestStateMachine<Value: Sendable, Output: Sendable, Failure: Er
   @inlinable
   mutating func nextPendingIndex() -> Int {
     var index = cursor
-    while pending[index] == nil {
-      index = index + 1 == pending.count ? 0 : index + 1
+    while slots[index].pending == nil {
+      index = index + 1 == slots.count ? 0 : index + 1
     }
-    cursor = index + 1 == pending.count ? 0 : index + 1
+    cursor = index + 1 == slots.count ? 0 : index + 1
     return index
   }
 }

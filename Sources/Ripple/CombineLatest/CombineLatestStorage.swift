@@ -15,14 +15,17 @@ final class _CombineLatestStorage<Value: Sendable, Output: Sendable, Failure: Er
   /// Waits for the next output, on the caller's isolation; `nil` once the iteration is over.
   @inlinable
   func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Output? {
+    // An output that is ready costs one lock: no continuation, no cancellation handler. A cancelled task
+    // takes the slow path, whose handler ends the iteration at once.
+    if !Task.isCancelled, let (result, wake) = machine.withLock({ $0.nextReady() }) {
+      wake.resume()
+      return try result.get()
+    }
     let result = await withTaskCancellationHandler {
       await withUnsafeContinuation(isolation: actor) { (consumer: Machine.Consumer) in
-        switch machine.withLock({ $0.nextRequested(consumer) }) {
-        case .resume(let result, let wake):
+        if let (result, wake) = machine.withLock({ $0.nextRequested(consumer) }) {
           wake.resume()
           consumer.resume(returning: result)
-        case .suspend:
-          break
         }
       }
     } onCancel: {
@@ -54,19 +57,20 @@ final class _CombineLatestStorage<Value: Sendable, Output: Sendable, Failure: Er
     var iterator = base.makeAsyncIterator()
     while let element = try await iterator.next(isolation: nil) {
       let value = wrap(element)
-      let goOn = await withUnsafeContinuation(isolation: nil) { (producer: Machine.Producer) in
-        switch machine.withLock({ $0.elementProduced(value, at: index, producer: producer) }) {
-        case .resumeConsumer(let consumer, let output, let wake):
-          producer.resume(returning: true)
-          wake.resume()
-          consumer.resume(returning: .success(output))
-        case .suspend:
-          break
-        case .stop:
-          producer.resume(returning: false)
+      switch machine.withLock({ $0.elementProduced(value, at: index) }) {
+      case .resumeConsumer(let consumer, let output, let wake):
+        wake.resume()
+        consumer.resume(returning: .success(output))
+      case .suspend:
+        let goOn = await withUnsafeContinuation(isolation: nil) { (producer: Machine.Producer) in
+          if let goOn = machine.withLock({ $0.producerSuspending(at: index, producer) }) {
+            producer.resume(returning: goOn)
+          }
         }
+        guard goOn else { return false }
+      case .stop:
+        return false
       }
-      guard goOn else { return false }
     }
     return true
   }

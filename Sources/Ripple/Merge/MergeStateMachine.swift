@@ -1,13 +1,14 @@
 /// The state of one `merge` iteration over any number of bases.
 ///
 /// Every arity shares it. Events come from the consumer (`nextRequested`, `cancelled`) and from one
-/// producer per base (`elementProduced`, `baseFinished`, `baseFailed`); each returns the side effect to run
-/// once the lock is released.
+/// producer per base (`elementProduced`, `producerSuspending`, `baseFinished`, `baseFailed`); each returns
+/// the side effect to run once the lock is released.
 ///
 /// Backpressure: a producer whose element the consumer is not waiting for suspends until the consumer
 /// takes it, and only then asks its base for the next one — so each base has at most one element in
 /// flight, as in swift-async-algorithms. When the consumer is already waiting, the element is handed over
-/// at once and the producer does not suspend at all.
+/// at once and the producer does not suspend at all: the steady path of a fast consumer costs one lock and
+/// one resumption per element.
 @usableFromInline
 struct _MergeStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
   @usableFromInline typealias Consumer = UnsafeContinuation<Result<Element?, Failure>, Never>
@@ -25,10 +26,22 @@ struct _MergeStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
     case finished
   }
 
+  /// One base's element that waits for the consumer, and its producer.
+  @usableFromInline
+  struct Slot {
+    /// The element, until the consumer takes it.
+    @usableFromInline var pending: Element?
+    /// The producer, once it suspended on `pending`.
+    @usableFromInline var producer: Producer?
+    /// `pending` was taken before its producer suspended: the producer goes on at once.
+    @usableFromInline var released = false
+
+    @inlinable init() {}
+  }
+
   @usableFromInline var state: State
-  /// An element per base that arrived while the consumer was busy, with its suspended producer.
-  @usableFromInline var pending: [(element: Element, producer: Producer)?]
-  /// How many entries of `pending` are set.
+  @usableFromInline var slots: [Slot]
+  /// How many slots hold a pending element.
   @usableFromInline var pendingCount = 0
   /// Bases that have not finished.
   @usableFromInline var active: Int
@@ -40,7 +53,7 @@ struct _MergeStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
   @inlinable
   init(count: Int) {
     state = count == 0 ? .finished : .running(nil)
-    pending = Array(repeating: nil, count: count)
+    slots = Array(repeating: Slot(), count: count)
     active = count
   }
 
@@ -51,26 +64,39 @@ struct _MergeStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
   enum ElementProducedAction {
     /// Resume the waiting consumer with the element; the producer goes on.
     case resumeConsumer(Consumer)
-    /// The element waits for the consumer; the producer's continuation is stored.
+    /// The element waits for the consumer: the producer suspends (see ``producerSuspending(at:_:)``).
     case suspend
-    /// Iteration is over: resume the producer with `false`.
+    /// Iteration is over: the producer stops.
     case stop
   }
 
-  /// Base `index` produced `element`; `producer` is its suspended producer.
+  /// Base `index` produced `element`.
   @inlinable
-  mutating func elementProduced(_ element: Element, at index: Int, producer: Producer) -> ElementProducedAction {
+  mutating func elementProduced(_ element: Element, at index: Int) -> ElementProducedAction {
     switch state {
     case .running(let consumer?):
       state = .running(nil)
       return .resumeConsumer(consumer)
     case .running(nil):
-      pending[index] = (element, producer)
+      slots[index].pending = element
       pendingCount += 1
       return .suspend
     case .failed, .finished:
       return .stop
     }
+  }
+
+  /// The producer of base `index`, told to ``ElementProducedAction/suspend``, is about to suspend. Returns
+  /// `nil` when it must wait for `producer` to be resumed, or at once whether it goes on.
+  @inlinable
+  mutating func producerSuspending(at index: Int, _ producer: Producer) -> Bool? {
+    guard case .running = state else { return false }
+    if slots[index].released {
+      slots[index].released = false
+      return true
+    }
+    slots[index].producer = producer
+    return nil
   }
 
   /// What to do when a base ends.
@@ -114,45 +140,42 @@ struct _MergeStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
 
   // MARK: Consumer events
 
-  /// What the consumer's `next()` does.
-  @usableFromInline
-  enum NextAction {
-    /// Return this at once, after resuming `producer` (the one whose element it is) when present.
-    case resume(Result<Element?, Failure>, Producer?)
-    /// Wait: the consumer's continuation is stored.
-    case suspend
-  }
-
-  /// The consumer asks for the next element.
+  /// The next element if one is ready without waiting, and the producer to resume for it; `nil` otherwise.
   @inlinable
-  mutating func nextRequested(_ consumer: Consumer) -> NextAction {
+  mutating func nextReady() -> (Result<Element?, Failure>, Producer?)? {
     switch state {
     case .running(nil):
       if pendingCount > 0 {
         var index = cursor
-        while pending[index] == nil {
-          index = index + 1 == pending.count ? 0 : index + 1
+        while slots[index].pending == nil {
+          index = index + 1 == slots.count ? 0 : index + 1
         }
-        cursor = index + 1 == pending.count ? 0 : index + 1
-        let (element, producer) = pending[index]!
-        pending[index] = nil
+        cursor = index + 1 == slots.count ? 0 : index + 1
+        let element = slots[index].pending.take()
         pendingCount -= 1
-        return .resume(.success(element), producer)
+        let producer = slots[index].producer.take()
+        if producer == nil { slots[index].released = true }
+        return (.success(element), producer)
       }
-      guard active > 0 else {
-        state = .finished
-        return .resume(.success(nil), nil)
-      }
-      state = .running(consumer)
-      return .suspend
+      guard active == 0 else { return nil }
+      state = .finished
+      return (.success(nil), nil)
     case .running(.some):
       preconditionFailure("merge: an iterator was used by two tasks at once (state: running)")
     case .failed(let error):
       state = .finished
-      return .resume(.failure(error), nil)
+      return (.failure(error), nil)
     case .finished:
-      return .resume(.success(nil), nil)
+      return (.success(nil), nil)
     }
+  }
+
+  /// The consumer waits for the next element: `nil` when `consumer` was stored, or the element at once.
+  @inlinable
+  mutating func nextRequested(_ consumer: Consumer) -> (Result<Element?, Failure>, Producer?)? {
+    if let ready = nextReady() { return ready }
+    state = .running(consumer)
+    return nil
   }
 
   /// The consuming task was cancelled or dropped its iterator: everything stops.
@@ -186,9 +209,9 @@ struct _MergeStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
   ) -> EndAction {
     state = .finished
     var producers: [Producer] = []
-    for index in pending.indices {
-      if let entry = pending[index] { producers.append(entry.producer) }
-      pending[index] = nil
+    for index in slots.indices {
+      if let producer = slots[index].producer { producers.append(producer) }
+      slots[index] = Slot()
     }
     pendingCount = 0
     defer { task = nil }
