@@ -1,0 +1,71 @@
+import Ripple
+
+/// Elements per run of an operator scenario, over all its streams.
+let operatorElements = 1_000_000
+
+/// The operators over `AsyncStream`s fed by concurrent producer tasks, against a bare `AsyncStream`.
+func operatorScenarios() -> [Scenario] {
+  [
+    Scenario(name: "asyncstream.raw", baseline: "asyncstream.raw", operations: operatorElements) {
+      let stream = producedStream(count: operatorElements) { $0 }
+      var sum = 0
+      var seen = 0
+      for await value in stream {
+        sum &+= value
+        seen += 1
+      }
+      precondition(sum == operatorElements * (operatorElements - 1) / 2)
+      return seen
+    },
+    Scenario(name: "chain.dedup-compact-map", baseline: "asyncstream.raw", operations: operatorElements) {
+      // Pairs of repeats, and every fourth element `nil`: half the elements survive.
+      let stream = producedStream(count: operatorElements) { index in index % 4 == 3 ? nil : index / 2 }
+      var sum = 0
+      var seen = 0
+      for await value in stream.removeDuplicates().compacted().map({ $0 &* 2 }) {
+        sum &+= value
+        seen += 1
+      }
+      precondition(sum > 0)
+      return seen
+    },
+    Scenario(name: "combineLatest2.sum", baseline: "asyncstream.raw", operations: operatorElements) {
+      let first = producedStream(count: operatorElements / 2) { $0 }
+      let second = producedStream(count: operatorElements / 2) { $0 }
+      var sum = 0
+      var seen = 0
+      for await value in combineLatest(first, second).map(+) {
+        sum &+= value
+        seen += 1
+      }
+      precondition(sum > 0)
+      return seen
+    },
+    Scenario(name: "merge2", baseline: "asyncstream.raw", operations: operatorElements) {
+      let first = producedStream(count: operatorElements / 2) { $0 }
+      let second = producedStream(count: operatorElements / 2) { $0 }
+      var sum = 0
+      var seen = 0
+      for await value in merge(first, second) {
+        sum &+= value
+        seen += 1
+      }
+      precondition(sum == 2 * (operatorElements / 2) * (operatorElements / 2 - 1) / 2)
+      return seen
+    },
+  ]
+}
+
+/// An unbounded `AsyncStream` of `element(0..<count)`, fed by a task of its own that finishes it.
+func producedStream<Element: Sendable>(
+  count: Int, _ element: @escaping @Sendable (Int) -> Element
+) -> AsyncStream<Element> {
+  let (stream, continuation) = AsyncStream.makeStream(of: Element.self)
+  Task {
+    for index in 0..<count {
+      continuation.yield(element(index))
+    }
+    continuation.finish()
+  }
+  return stream
+}

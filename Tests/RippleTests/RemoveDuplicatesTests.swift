@@ -1,0 +1,115 @@
+import Testing
+
+@testable import Ripple
+
+@Suite("removeDuplicates")
+struct RemoveDuplicatesTests {
+  @Test(
+    "skips only elements equal to the one delivered just before",
+    arguments: [
+      ([], []),
+      ([1], [1]),
+      ([1, 1, 1], [1]),
+      ([1, 1, 2, 2, 2, 1, 3, 3], [1, 2, 1, 3]),
+      ([1, 2, 1, 2], [1, 2, 1, 2]),
+    ] as [([Int], [Int])])
+  func equatable(input: [Int], expected: [Int]) async {
+    var output: [Int] = []
+    for await value in finiteStream(input).removeDuplicates() {
+      output.append(value)
+    }
+    #expect(output == expected)
+  }
+
+  @Test("treats nil like any other value")
+  func optionals() async {
+    var output: [Int?] = []
+    for await value in finiteStream([nil, nil, 1, 1, nil, 2] as [Int?]).removeDuplicates() {
+      output.append(value)
+    }
+    #expect(output == [nil, 1, nil, 2])
+  }
+
+  @Test("compares with the last delivered element, as the predicate decides")
+  func predicate() async {
+    var output: [String] = []
+    let words = finiteStream(["apple", "avocado", "banana", "blueberry", "apricot", "cherry"])
+    for await word in words.removeDuplicates(by: { $0.first == $1.first }) {
+      output.append(word)
+    }
+    #expect(output == ["apple", "banana", "apricot", "cherry"])
+  }
+
+  @Test("calls the predicate with (last delivered, next), on the consumer's isolation")
+  @MainActor func predicateArguments() async {
+    // `calls` is main-actor state the predicate mutates without `@Sendable` or `await`.
+    var calls: [[Int]] = []
+    var output: [Int] = []
+    // Keeps an element when it is at least 2 above the last one kept.
+    for await value in finiteStream([1, 2, 3, 4, 10]).removeDuplicates(by: { last, next in
+      calls.append([last, next])
+      return next - last < 2
+    }) {
+      output.append(value)
+    }
+    #expect(output == [1, 3, 10])
+    #expect(calls == [[1, 2], [1, 3], [3, 4], [3, 10]])
+  }
+
+  @Test("rethrows the base's error after the elements before it")
+  func baseError() async {
+    var output: [Int] = []
+    do {
+      for try await value in failingStream([1, 1, 2]).removeDuplicates() {
+        output.append(value)
+      }
+      Issue.record("expected the base's error")
+    } catch {
+      #expect(error as? Boom == .boom)
+    }
+    #expect(output == [1, 2])
+  }
+
+  @Test("a predicate of a throwing base may throw the base's error type")
+  func predicateError() async throws {
+    var iterator = BoomFailing(finiteStream([1, 2, 3])).removeDuplicates { (_, next) throws(Boom) -> Bool in
+      if next == 3 { throw .boom }
+      return false
+    }.makeAsyncIterator()
+    #expect(try await iterator.next() == 1)
+    #expect(try await iterator.next() == 2)
+    await #expect(throws: Boom.boom) { try await iterator.next() }
+  }
+
+  @Test("a non-throwing base gives a non-throwing sequence")
+  func typedThrows() async {
+    let sequence = finiteStream([1, 1]).removeDuplicates()
+    // Compiles without `try`: `Failure` is `Never`.
+    var iterator = sequence.makeAsyncIterator()
+    #expect(await iterator.next() == 1)
+    #expect(await iterator.next() == nil)
+    #expect(type(of: sequence).Failure.self == Never.self)
+  }
+}
+
+/// Gives any non-throwing sequence of `Int` the failure type ``Boom``, for closures that throw it.
+struct BoomFailing<Base: AsyncSequence<Int, Never>>: AsyncSequence {
+  typealias Failure = Boom
+  let base: Base
+
+  init(_ base: Base) {
+    self.base = base
+  }
+
+  func makeAsyncIterator() -> Iterator {
+    Iterator(base: base.makeAsyncIterator())
+  }
+
+  struct Iterator: AsyncIteratorProtocol {
+    var base: Base.AsyncIterator
+
+    mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(Boom) -> Int? {
+      await base.next(isolation: actor)
+    }
+  }
+}
