@@ -44,6 +44,7 @@ func fail(_ message: String) -> Never {
 // Each group of scenarios lives in its own file; add a group on a line of its own.
 let all: [Scenario] =
   observationScenarios()
+  + timeScenarios()
 var selected = all.filter { scenario in filters.isEmpty || filters.contains { scenario.name.contains($0) } }
 let needed = withBaselines ? Set(selected.map(\.baseline)) : []
 selected = all.filter { selected.map(\.name).contains($0.name) || needed.contains($0.name) }
