@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs `swift test --filter <regex>` N times in a row (default 200) while a busy loop keeps another core
+# loaded, and prints "N passed, M failed". Shows that timing tests do not depend on scheduling luck.
+#
+#   Scripts/repeat-tests.sh 'DebounceTests|ThrottleTests|MarbleDiagramTests|TestClockTests' 200
+#
+# The tests are built once; each run then uses --skip-build. A run that fails, or takes longer than
+# RUN_TIMEOUT seconds (default 120), counts as failed; its log is kept and its path printed.
+set -euo pipefail
+
+if [[ $# -lt 1 || $1 == -h || $1 == --help ]]; then
+  echo "usage: $0 <filter-regex> [runs=200]" >&2
+  exit 2
+fi
+filter=$1
+runs=${2:-200}
+timeout_seconds=${RUN_TIMEOUT:-120}
+
+cd "$(dirname "$0")/.."
+swift build --build-tests >/dev/null
+
+logs=$(mktemp -d "${TMPDIR:-/tmp}/repeat-tests.XXXXXX")
+yes >/dev/null &
+load=$!
+trap 'kill "$load" 2>/dev/null || true' EXIT INT TERM
+
+passed=0
+failed=0
+for ((run = 1; run <= runs; run++)); do
+  log="$logs/run-$run.log"
+  if timeout "$timeout_seconds" swift test --skip-build --filter "$filter" >"$log" 2>&1; then
+    passed=$((passed + 1))
+    rm -f "$log"
+  else
+    failed=$((failed + 1))
+    echo "run $run failed: $log" >&2
+  fi
+done
+
+[[ $failed -eq 0 ]] && rm -rf "$logs"
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]
