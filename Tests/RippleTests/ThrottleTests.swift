@@ -1,3 +1,4 @@
+import RippleTesting
 import Testing
 
 @testable import Ripple
