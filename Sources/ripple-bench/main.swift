@@ -45,6 +45,7 @@ func fail(_ message: String) -> Never {
 let all: [Scenario] =
   observationScenarios()
   + operatorScenarios()
+  + timeScenarios()
   + latestScenarios()
 var selected = all.filter { scenario in filters.isEmpty || filters.contains { scenario.name.contains($0) } }
 let needed = withBaselines ? Set(selected.map(\.baseline)) : []

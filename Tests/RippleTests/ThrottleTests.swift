@@ -1,0 +1,111 @@
+import RippleTesting
+import Testing
+
+@testable import Ripple
+
+@Suite("throttle")
+struct ThrottleTests {
+  @Test(
+    "emits the first element at once, then the latest or the first of each interval",
+    arguments: [
+      ("abcdefghijk|", true, "a--c--f--i--[k|]"),
+      ("abcdefghijk|", false, "a--b--d--g--[j|]"),
+      // The held element goes out at the interval's end, without waiting for another input.
+      ("abc-------", true, "a--c------"),
+      ("abc-------", false, "a--b------"),
+      // An element after a quiet interval goes out at once and opens a new interval.
+      ("a-----b---", true, "a-----b---"),
+      ("a-----b---", false, "a-----b---"),
+      // An element exactly at an interval's end belongs to the next interval.
+      ("ab-c-----", true, "a--b--c--"),
+      ("ab-cd----", false, "a--b--c--"),
+      ("ab-cd----", true, "a--b--d--"),
+      // Elements closer than the interval, forever: one per interval.
+      ("a-b-c-d-e-f-", true, "a--b--c--e--f"),
+      ("a-b-c-d-e-f-", false, "a--b--c--d--f"),
+    ] as [(String, Bool, String)])
+  func latestTable(input: String, latest: Bool, expected: String) async {
+    let output = await marbles(input) { $0[0].throttle(for: .seconds(3), clock: $1, latest: latest) }
+    #expect(output == expected)
+  }
+
+  @Test(
+    "edges: finish while holding or idle, errors",
+    arguments: [
+      // Finish while an element is held: the element at the interval's end, then the finish.
+      ("ab|", "a--[b|]"),
+      ("abc|", "a--[c|]"),
+      // Finish while an interval is open but nothing is held, or while idle: at once.
+      ("a|", "a|"),
+      ("|", "|"),
+      ("a----|", "a----|"),
+      // Errors end it at once; a held element is dropped.
+      ("^", "^"),
+      ("a^", "a^"),
+      ("ab^", "a-^"),
+      ("a----^", "a----^"),
+    ])
+  func edges(input: String, expected: String) async {
+    let output = await marbles(input) { $0[0].throttle(for: .seconds(3), clock: $1) }
+    #expect(output == expected)
+  }
+
+  @Test(
+    "an error is held for the next next() while the consumer is busy",
+    arguments: [
+      ("a^", "-----[a^]"),
+      // `b` goes out at 3 while the consumer is busy; the error at 4 drops it.
+      ("ab--^", "-----[a^]"),
+      ("ab--|", "-----a----[b|]"),
+    ])
+  func errorWhileBusy(input: String, expected: String) async {
+    let output = await marbles(input) { inputs, clock in
+      inputs[0].throttle(for: .seconds(3), clock: clock).map { value in
+        // The consumer is busy for 5 ticks after each element: nobody waits in the throttle's `next()`.
+        try? await clock.sleep(until: clock.now.advanced(by: .seconds(5)), tolerance: nil)
+        return value
+      }
+    }
+    #expect(output == expected)
+  }
+
+  @Test("cancelling the consumer cancels the base", .timeLimit(.minutes(1)))
+  func cancellationCancelsBase() async {
+    let probe = CancellationProbe()
+    let clock = TestClock()
+    let consumer = Task {
+      var iterator = probe.throttle(for: .seconds(1), clock: clock).makeAsyncIterator()
+      return await iterator.next()
+    }
+    await probe.waitUntilWaiting()
+    #expect(!probe.wasCancelled)
+    consumer.cancel()
+    await probe.waitForCancellation()
+    #expect(probe.wasCancelled)
+    #expect(await consumer.value == nil)
+  }
+
+  @Test("dropping the iterator cancels the base", .timeLimit(.minutes(1)))
+  func droppingIteratorCancelsBase() async {
+    // In lockstep, the base task is waiting in the probe when `prefix(1)` ends and drops the iterator.
+    let probe = CancellationProbe(yielding: ["a"])
+    let output = await marbles("") { _, clock in
+      probe.throttle(for: .seconds(1), clock: clock).prefix(1)
+    }
+    #expect(output == "[a|]")
+    await probe.waitForCancellation()
+    #expect(probe.wasCancelled)
+  }
+
+  @Test("a base that cannot throw gives a sequence that cannot throw")
+  func typedThrows() async {
+    let values = AsyncStream<Int> {
+      $0.yield(1)
+      $0.finish()
+    }.throttle(for: .seconds(1))
+    var iterator = values.makeAsyncIterator()
+    // No `try`: the failure type is `Never`.
+    #expect(await iterator.next() == 1)
+    #expect(await iterator.next() == nil)
+  }
+}
