@@ -1,3 +1,4 @@
+import RippleTesting
 import Synchronization
 import Testing
 
@@ -162,4 +163,76 @@ func collect<S: AsyncSequence<Int, Never>>(_ sequence: S, into recorder: Recorde
     recorder.record(value)
   }
   return values
+}
+
+@Suite("mapLatest timing", .timeLimit(.minutes(2)))
+struct MapLatestTimingTests {
+  /// A transform that takes `ticks` seconds on the clock, whether or not it is cancelled (its outcome must be
+  /// discarded either way).
+  static func slow(_ ticks: Int, _ clock: TestClock) -> @Sendable (String) async -> String {
+    { value in
+      try? await clock.sleep(for: .seconds(ticks))
+      return value
+    }
+  }
+
+  @Test(
+    "results arrive when their transform ends; a newer element discards the one in flight",
+    arguments: [
+      ("a---bc----|", 2, "--a----c--|"),
+      ("a|", 2, "--[a|]"),
+      ("ab|", 2, "---[b|]"),
+      ("a-b-c-|", 1, "-a-b-c|"),
+      ("abcdef---|", 3, "--------f|"),
+      ("a^", 2, "-^"),
+      ("a-^", 1, "-a^"),
+    ])
+  func diagrams(input: String, ticks: Int, expected: String) async {
+    let output = await marbles(input) { inputs, clock in inputs[0].mapLatest(Self.slow(ticks, clock)) }
+    #expect(output == expected, "input \(input), transform \(ticks) ticks")
+  }
+
+  @Test("randomized: 100,000 inputs with random gaps and durations give exactly the latest-wins results")
+  func randomizedStress() async {
+    var generator = SplitMix64(seed: 0x5EED)
+    let count = 100_000
+    // Gaps and durations in whole milliseconds, the durations offset by half a millisecond so that a transform
+    // never ends at the very instant the next input arrives.
+    let gaps = (0..<count).map { _ in Int.random(in: 0...20, using: &generator) }
+    let durations = (0..<count).map { _ in Int.random(in: 0...25, using: &generator) }
+    var arrival = 0
+    var arrivals: [Int] = []
+    for gap in gaps {
+      arrival += gap
+      arrivals.append(arrival)
+    }
+    // Input i's result is delivered iff its transform ends before input i + 1 arrives (the last always is).
+    let expected = (0..<count).filter { index in
+      index == count - 1 || 2 * (arrivals[index] + durations[index]) + 1 < 2 * arrivals[index + 1]
+    }
+    let clock = TestClock()
+    let delivered = await clock.lockstep {
+      let (inputs, input) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .unbounded)
+      let results = inputs.mapLatest { index -> Int in
+        try? await clock.sleep(for: .milliseconds(durations[index]) + .microseconds(500))
+        return index
+      }
+      async let collected: [Int] = {
+        var seen: [Int] = []
+        for await index in results { seen.append(index) }
+        return seen
+      }()
+      for index in 0..<count {
+        if gaps[index] > 0 { await clock.advance(by: .milliseconds(gaps[index])) }
+        input.yield(index)
+        await clock.advance(by: .zero)
+      }
+      input.finish()
+      await clock.run()
+      return await collected
+    }
+    #expect(delivered.last == count - 1)
+    #expect(zip(delivered, delivered.dropFirst()).allSatisfy { $0 < $1 }, "a stale result was delivered")
+    #expect(delivered == expected)
+  }
 }

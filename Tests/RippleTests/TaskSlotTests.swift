@@ -1,3 +1,4 @@
+import RippleTesting
 import Synchronization
 import Testing
 
@@ -127,5 +128,62 @@ struct TaskSlotTests {
     #expect(slot.isRunning)
     slot.cancel()
     #expect(await cancelled.values(count: 1) == [winner])
+  }
+}
+
+@Suite("TaskSlot timing", .timeLimit(.minutes(2)))
+struct TaskSlotTimingTests {
+  /// What a model's `didSet` does: restart the slot's task for the new input.
+  final class DidSetDriven: Sendable {
+    let slot = TaskSlot()
+    let clock: TestClock
+    let shown = Mutex<[Int]>([])
+
+    init(clock: TestClock) {
+      self.clock = clock
+    }
+
+    func inputChanged(to index: Int, calculationTakes duration: Duration) {
+      slot.run(id: index) { [self] in
+        do {
+          try await clock.sleep(for: duration)
+        } catch {
+          return  // superseded: show nothing
+        }
+        shown.withLock { $0.append(index) }
+      }
+    }
+  }
+
+  @Test("randomized: 100,000 didSet-driven restarts show exactly the results nobody superseded")
+  func randomizedStress() async {
+    var generator = SplitMix64(seed: 0xD1D5E7)
+    let count = 100_000
+    let gaps = (0..<count).map { _ in Int.random(in: 0...20, using: &generator) }
+    let durations = (0..<count).map { _ in Int.random(in: 0...25, using: &generator) }
+    var arrivals: [Int] = []
+    var now = 0
+    for gap in gaps {
+      now += gap
+      arrivals.append(now)
+    }
+    let expected = (0..<count).filter { index in
+      index == count - 1 || 2 * (arrivals[index] + durations[index]) + 1 < 2 * arrivals[index + 1]
+    }
+    let clock = TestClock()
+    let model = DidSetDriven(clock: clock)
+    await clock.lockstep {
+      for index in 0..<count {
+        if gaps[index] > 0 { await clock.advance(by: .milliseconds(gaps[index])) }
+        model.inputChanged(to: index, calculationTakes: .milliseconds(durations[index]) + .microseconds(500))
+        await clock.advance(by: .zero)
+      }
+      await clock.run()
+    }
+    let shown = model.shown.withLock { $0 }
+    #expect(shown.last == count - 1)
+    #expect(zip(shown, shown.dropFirst()).allSatisfy { $0 < $1 }, "a stale result was shown")
+    #expect(shown == expected)
+    #expect(!model.slot.isRunning)
   }
 }

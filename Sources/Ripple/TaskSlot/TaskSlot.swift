@@ -56,7 +56,7 @@ public final class TaskSlot: Sendable {
       guard let generation = machine.runRequested(id: AnyHashable(id)) else { return nil }
       // The task starts inside the lock so that, among racing calls, the one recorded last is the one left
       // running; it is cancelled only after the lock is released.
-      let task = Task(priority: priority) { [weak self] in
+      let task = Task(executorPreference: _OperatorTasks.executor, priority: priority) { [weak self] in
         await operation()
         self?.finished(generation: generation)
       }
