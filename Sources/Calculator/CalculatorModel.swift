@@ -103,8 +103,12 @@ public final class CalculatorModel {
     return nil
   }
 
+  /// Called with every outcome the model shows, for tests that check the whole history.
+  @ObservationIgnored var onOutcome: (@MainActor (Outcome) -> Void)?
+
   /// The engines report each outcome here; outcomes come newest-last, so the latest always wins.
   func record(_ outcome: Outcome) {
     ownOutcome = outcome
+    onOutcome?(outcome)
   }
 }

@@ -174,7 +174,31 @@ public final class TestClock: Clock, Sendable {
     }
   }
 
+  /// Suspends until some task is sleeping until `deadline`; returns at once when one already is.
+  ///
+  /// Use it when the code under test schedules its sleep from a task the clock does not drive — a
+  /// `@MainActor` model's, for example — so that advancing past `deadline` cannot overtake the sleep:
+  ///
+  /// ```swift
+  /// model.a = 12                        // the model starts a one-second calculation
+  /// await clock.waitForSleeper(until: clock.now.advanced(by: .seconds(1)))
+  /// await clock.advance(by: .seconds(1))
+  /// ```
+  ///
+  /// It waits for the sleep, not for its deadline: it never moves time. It does not react to cancellation, so
+  /// give the test a time limit.
+  public func waitForSleeper(until deadline: Instant) async {
+    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+      if machine.withLock({ $0.watchRequested(until: deadline, continuation: continuation) }) {
+        continuation.resume()
+      }
+    }
+  }
+
   // MARK: Internals
+
+  /// The earliest deadline a task sleeps until, if any.
+  var nextSleeperDeadline: Instant? { machine.withLock { $0.nextDeadline } }
 
   /// Whether a sleeper waits for a deadline (a task waiting only for its cancellation does not count).
   var hasScheduledSleepers: Bool {
@@ -200,7 +224,9 @@ public final class TestClock: Clock, Sendable {
     let id = machine.withLock { $0.sleepRequested() }
     try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
-        guard machine.withLock({ $0.sleepStarted(id, until: deadline, continuation: continuation) }) else {
+        let (sleeps, watchers) = machine.withLock { $0.sleepStarted(id, until: deadline, continuation: continuation) }
+        for watcher in watchers { watcher.resume() }
+        guard sleeps else {
           continuation.resume()
           return
         }

@@ -27,7 +27,14 @@ public final class SharedCalculation {
   }
 
   /// The latest calculation's outcome.
-  public private(set) var outcome: Outcome?
+  public private(set) var outcome: Outcome? {
+    didSet {
+      if let outcome { onOutcome?(outcome) }
+    }
+  }
+
+  /// Called with every outcome, for tests that check the whole history.
+  @ObservationIgnored var onOutcome: (@MainActor (Outcome) -> Void)?
 
   @ObservationIgnored private let calculator: SlowCalculator
   @ObservationIgnored private let task = TaskSlot()

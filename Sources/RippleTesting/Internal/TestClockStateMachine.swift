@@ -16,6 +16,8 @@ struct _TestClockStateMachine {
   private(set) var now: TestClock.Instant
   private var sleepers: [Sleeper] = []
   private var nextID: UInt64 = 0
+  /// Tests waiting until some task sleeps until a given deadline.
+  private var watchers: [(deadline: TestClock.Instant, continuation: UnsafeContinuation<Void, Never>)] = []
   /// The executor of the lockstep scope the clock is in, if any.
   private(set) var executor: _LockstepExecutor?
 
@@ -37,10 +39,22 @@ struct _TestClockStateMachine {
   /// A task suspended until `deadline`; `false` when the deadline has already come, so it must not wait.
   mutating func sleepStarted(
     _ id: UInt64, until deadline: TestClock.Instant?, continuation: UnsafeContinuation<Void, any Error>
-  ) -> Bool {
-    if let deadline, deadline <= now { return false }
+  ) -> (sleeps: Bool, watchers: [UnsafeContinuation<Void, Never>]) {
+    if let deadline, deadline <= now { return (false, []) }
     sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-    return true
+    guard let deadline, watchers.contains(where: { $0.deadline == deadline }) else { return (true, []) }
+    let due = watchers.filter { $0.deadline == deadline }.map(\.continuation)
+    watchers.removeAll { $0.deadline == deadline }
+    return (true, due)
+  }
+
+  /// A test waits until a task sleeps until `deadline`; `true` when one already does (resume at once).
+  mutating func watchRequested(
+    until deadline: TestClock.Instant, continuation: UnsafeContinuation<Void, Never>
+  ) -> Bool {
+    if sleepers.contains(where: { $0.deadline == deadline }) { return true }
+    watchers.append((deadline, continuation))
+    return false
   }
 
   /// The task with ticket `id` was cancelled: the continuation to resume with `CancellationError`, unless the

@@ -1,0 +1,190 @@
+import RippleTesting
+import Testing
+
+@testable import Calculator
+
+@Suite("CalculatorModel", .timeLimit(.minutes(5)))
+@MainActor
+struct CalculatorModelTests {
+  /// b = 30 and a = 1 at once, then a = 12 half a second later.
+  static let fastTyping: [Edit] = [.b(30), .a(1), .a(12, at: 0.5)]
+
+  @Test(
+    "fast typing: each design shows what it promises, and never a stale sum",
+    arguments: [
+      (EngineKind.task, ["42 at 1.5"]),
+      (.shared, ["42 at 1.5"]),
+      (.pipeline, ["31 at 0.0", "42 at 0.5"]),
+    ])
+  func fastTyping(kind: EngineKind, expected: [String]) async {
+    let shown = await play(Self.fastTyping, on: kind)
+    #expect(shown.timeline == expected)
+    #expect(shown.finalStatus == .result(42))
+  }
+
+  @Test("debounce: typing settles for a second before each calculation")
+  func debounceSettles() async {
+    let shown = await play([.b(30), .a(1), .a(12, at: 2), .b(0, at: 5)], on: .debounce)
+    #expect(shown.timeline == ["31 at 1.0", "42 at 3.0", "12 at 6.0"])
+    #expect(shown.finalStatus == .result(12))
+  }
+
+  @Test("an incomplete input waits; completing it calculates", arguments: EngineKind.allCases)
+  func incompleteInputWaits(kind: EngineKind) async {
+    let waiting = await play([.a(5)], on: kind)
+    #expect(waiting.outcomes.isEmpty)
+    #expect(waiting.finalStatus == .waiting)
+    let done = await play([.a(5), .b(6, at: 2)], on: kind)
+    #expect(done.finalStatus == .result(11))
+  }
+
+  @Test("overflow shows the error, and the next input calculates again", arguments: EngineKind.allCases)
+  func overflowThenRecovery(kind: EngineKind) async {
+    let shown = await play([.a(Int.max), .b(1, at: 0), .b(0, at: 3)], on: kind)
+    let values = shown.outcomes.map(\.outcome.value)
+    #expect(values.contains(.failure(.overflow)))
+    #expect(values.last == .success(Int.max))
+    #expect(shown.finalStatus == .result(Int.max))
+  }
+
+  @Test("while calculating, the last result stays visible and the status says computing")
+  func computingKeepsLastResult() async {
+    let clock = TestClock()
+    let model = CalculatorModel(engine: .task, calculator: .live(delay: .seconds(1), clock: clock), clock: clock)
+    model.a = 1
+    model.b = 2
+    await clock.waitForSleeper(until: .init(offset: .seconds(1)))
+    await clock.advance(by: .seconds(1))
+    await waitUntil(model) { $0.status == .result(3) }
+    model.b = 3
+    #expect(model.status == .computing)
+    #expect(model.isCalculating)
+    #expect(model.result == 3)
+    await clock.waitForSleeper(until: .init(offset: .seconds(2)))
+    await clock.advance(by: .seconds(1))
+    await waitUntil(model) { $0.status != .computing }
+    #expect(model.status == .result(4))
+    #expect(model.error == nil)
+  }
+
+  @Test("two models on one shared calculation show the same result")
+  func sharedAcrossScreens() async {
+    let clock = TestClock()
+    let calculation = SharedCalculation(calculator: .live(delay: .seconds(1), clock: clock))
+    let first = CalculatorModel(engine: .shared(calculation), calculator: .failing(), clock: clock)
+    let second = CalculatorModel(engine: .shared(calculation), calculator: .failing(), clock: clock)
+    first.a = 12
+    second.b = 30
+    #expect(first.status == .computing)
+    #expect(second.input == Input(a: 12, b: 30))
+    await clock.waitForSleeper(until: .init(offset: .seconds(1)))
+    await clock.advance(by: .seconds(1))
+    await waitUntil(first) { $0.status != .computing }
+    #expect(first.status == .result(42))
+    #expect(second.status == .result(42))
+  }
+
+  @Test("releasing a model ends all its tasks", arguments: [EngineKind.pipeline, .debounce, .task])
+  func releaseEndsTasks(kind: EngineKind) async {
+    let clock = TestClock()
+    weak var weakModel: CalculatorModel?
+    let activity: ActivityCounter
+    do {
+      let engine: CalculatorEngine =
+        switch kind {
+        case .pipeline: .pipeline
+        case .debounce: .debounce(interval: .seconds(1))
+        default: .task
+        }
+      let model = CalculatorModel(engine: engine, calculator: .live(delay: .seconds(5), clock: clock), clock: clock)
+      weakModel = model
+      activity = model.activity
+      model.a = 1
+      model.b = 2
+      // Whatever the engine, a calculation ends up sleeping on the clock, five seconds from the start or from
+      // the debounce's end.
+      if kind == .debounce {
+        await clock.waitForSleeper(until: .init(offset: .seconds(1)))
+        await clock.advance(by: .seconds(1))
+        await clock.waitForSleeper(until: .init(offset: .seconds(6)))
+      } else {
+        await clock.waitForSleeper(until: .init(offset: .seconds(5)))
+      }
+      #expect(activity.running > 0)
+      #expect(model.status == .computing)
+    }
+    #expect(weakModel == nil)
+    await activity.waitUntilIdle()
+    #expect(activity.running == 0)
+  }
+
+  @Test("property: over 1,000 random typing scripts the engines agree, and none shows an older result")
+  func randomScripts() async {
+    var generator = SplitMix64(seed: 0xCA1C)
+    for script in 0..<1_000 {
+      let edits = randomEdits(using: &generator)
+      var finals: [EngineKind: CalculatorStatus] = [:]
+      for kind in [EngineKind.pipeline, .task, .shared] {
+        let shown = await play(edits, on: kind)
+        finals[kind] = shown.finalStatus
+        let ages = ages(of: shown, typing: edits)
+        #expect(zip(ages, ages.dropFirst()).allSatisfy { $0 <= $1 }, "script \(script) \(kind): \(edits)")
+      }
+      #expect(Set(finals.values.map(\.description)).count == 1, "script \(script): \(finals) for \(edits)")
+    }
+  }
+}
+
+/// Random edits every 100 ms to 3 s; values small, empty or huge (to overflow).
+func randomEdits(using generator: inout some RandomNumberGenerator) -> [Edit] {
+  var time = 0
+  return (0..<Int.random(in: 1...8, using: &generator)).map { _ in
+    time += Int.random(in: 0...6, using: &generator) * 100
+    let value: Int? =
+      switch Int.random(in: 0..<10, using: &generator) {
+      case 0: nil
+      case 1: Int.max - Int.random(in: 0...2, using: &generator)
+      default: Int.random(in: -20...20, using: &generator)
+      }
+    let field: Edit.Field = Bool.random(using: &generator) ? .a : .b
+    return Edit(at: .milliseconds(time), field: field, value: value)
+  }
+}
+
+/// For each outcome shown, how recent the information it was calculated from is: for each field, the index of
+/// the newest edit made before it was shown that gave the field that number. Neither field of a shown
+/// outcome may go back to older information. (The pipeline may pair the latest numbers of each field into an
+/// input no single edit produced; this measure covers that too.)
+func ages(of shown: Shown, typing edits: [Edit]) -> [FieldAges] {
+  shown.outcomes.map { _, editsMade, outcome in
+    func age(of field: Edit.Field, _ value: Int?) -> Int {
+      edits[..<editsMade].lastIndex { $0.field == field && $0.value == value } ?? -1
+    }
+    return FieldAges(a: age(of: .a, outcome.input.a), b: age(of: .b, outcome.input.b))
+  }
+}
+
+/// How recent each field of a shown outcome is; see `ages(of:typing:)`.
+struct FieldAges: Equatable {
+  var a: Int
+  var b: Int
+
+  static func <= (lhs: FieldAges, rhs: FieldAges) -> Bool { lhs.a <= rhs.a && lhs.b <= rhs.b }
+}
+
+/// A small seeded random number generator, so randomized tests replay exactly.
+struct SplitMix64: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) {
+    state = seed
+  }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D4_9BB3_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
