@@ -4,7 +4,9 @@
 ///
 /// ```swift
 /// Task { @MainActor in
-///   for await sum in combineLatest(model.a, model.b).map(+) {
+///   let a = Observed { form.a }
+///   let b = Observed { form.b }
+///   for await sum in combineLatest(a, b).map(+) {
 ///     print(sum)
 ///   }
 /// }
