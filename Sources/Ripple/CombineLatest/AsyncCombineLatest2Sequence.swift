@@ -4,7 +4,9 @@
 ///
 /// ```swift
 /// Task { @MainActor in
-///   for await sum in combineLatest(model.a, model.b).map(+) {
+///   let a = Observed { form.a }
+///   let b = Observed { form.b }
+///   for await sum in combineLatest(a, b).map(+) {
 ///     print(sum)
 ///   }
 /// }
@@ -65,7 +67,7 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
     @usableFromInline let iteration: _CombineLatestIteration<Value, Element, Failure>
 
     @inlinable init(_ base1: Base1, _ base2: Base2) {
-      iteration = _CombineLatestIteration(count: 2) { latest in
+      iteration = _CombineLatestIteration(count: 2) { _, latest, _ in
         guard case .first(let first)? = latest[0], case .second(let second)? = latest[1] else {
           preconditionFailure("combineLatest: an element of the wrong base (state: running)")
         }

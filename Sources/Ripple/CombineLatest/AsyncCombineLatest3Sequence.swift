@@ -74,7 +74,7 @@ where
     @usableFromInline let iteration: _CombineLatestIteration<Value, Element, Failure>
 
     @inlinable init(_ base1: Base1, _ base2: Base2, _ base3: Base3) {
-      iteration = _CombineLatestIteration(count: 3) { latest in
+      iteration = _CombineLatestIteration(count: 3) { _, latest, _ in
         guard case .first(let first)? = latest[0], case .second(let second)? = latest[1],
           case .third(let third)? = latest[2]
         else {

@@ -17,7 +17,8 @@
 /// elements of the others. With one base, every element becomes a one-element array; with none, the
 /// sequence finishes at once. The bases are iterated in a task of the operator's own (one child task per
 /// base), started on the first `next()`; each base is asked for its next element only once its previous
-/// one has been combined into an array the consumer took. Each output is a new array.
+/// one has been combined into an array the consumer took. While the consumer does not keep the previous
+/// array, the next one reuses its storage.
 ///
 /// ## Finishing, throwing, cancellation
 /// The sequence finishes when all bases have finished, or as soon as one finishes without ever producing
@@ -59,11 +60,18 @@ where Base.Element: Sendable {
     @usableFromInline let iteration: _CombineLatestIteration<Base.Element, Element, Failure>
 
     @inlinable init(_ bases: [Base]) {
-      iteration = _CombineLatestIteration(count: bases.count) { latest in
-        latest.map { value in
+      iteration = _CombineLatestIteration(count: bases.count) { previous, latest, changed in
+        // Updating the previous array in place allocates nothing while the consumer does not keep it.
+        if let changed, previous != nil {
+          previous![changed] = latest[changed]!
+          return previous!
+        }
+        let output = latest.map { value in
           guard let value else { preconditionFailure("combineLatest: a base without a value (state: running)") }
           return value
         }
+        previous = output
+        return output
       } run: { storage in
         await withDiscardingTaskGroup { group in
           for (index, base) in bases.enumerated() {

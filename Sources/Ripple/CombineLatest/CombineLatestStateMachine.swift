@@ -15,7 +15,11 @@ struct _CombineLatestStateMachine<Value: Sendable, Output: Sendable, Failure: Er
   @usableFromInline typealias Consumer = UnsafeContinuation<Result<Output?, Failure>, Never>
   /// Resumed with `true` to ask the base for its next element, `false` to stop.
   @usableFromInline typealias Producer = UnsafeContinuation<Bool, Never>
-  @usableFromInline typealias Combine = @Sendable ([Value?]) -> Output
+  /// Builds an output from the latest elements. It gets the previous output to update in place, and the
+  /// one base that changed since it (`nil`: several did) — so that an array output reuses its buffer
+  /// when the consumer has let go of the previous one, instead of allocating one per element.
+  @usableFromInline typealias Combine =
+    @Sendable (_ previous: inout Output?, _ latest: [Value?], _ changed: Int?) -> Output
 
   /// The phase of the iteration. It is internal only so that the inlinable event methods can switch on it.
   @usableFromInline
@@ -72,6 +76,8 @@ struct _CombineLatestStateMachine<Value: Sendable, Output: Sendable, Failure: Er
   /// The task consuming the bases, once started and until the iteration is over.
   @usableFromInline var task: Task<Void, Never>?
   @usableFromInline let combine: Combine
+  /// The last output, for ``combine`` to update.
+  @usableFromInline var output: Output?
 
   @inlinable
   init(count: Int, combine: @escaping Combine) {
@@ -104,14 +110,14 @@ struct _CombineLatestStateMachine<Value: Sendable, Output: Sendable, Failure: Er
         if emitted {
           latest[index] = value
           state = .running(nil)
-          return .resumeConsumer(consumer, combine(latest), .none)
+          return .resumeConsumer(consumer, combine(&output, latest, index), .none)
         }
         if pendingCount == slots.count - 1 {
           // The last base produced its first element: the first output takes every base's first element.
           latest[index] = value
           state = .running(nil)
           let wake = promoteAll()
-          return .resumeConsumer(consumer, combine(latest), .all(wake))
+          return .resumeConsumer(consumer, combine(&output, latest, nil), .all(wake))
         }
       }
       slots[index].pending = value
@@ -185,13 +191,13 @@ struct _CombineLatestStateMachine<Value: Sendable, Output: Sendable, Failure: Er
       if !emitted {
         guard pendingCount == slots.count else { return nil }
         let wake = promoteAll()
-        return (.success(combine(latest)), .all(wake))
+        return (.success(combine(&output, latest, nil)), .all(wake))
       }
       if pendingCount > 0 {
         let index = nextPendingIndex()
         latest[index] = slots[index].pending.take()
         pendingCount -= 1
-        return (.success(combine(latest)), release(index))
+        return (.success(combine(&output, latest, index)), release(index))
       }
       guard active == 0 else { return nil }
       state = .finished
@@ -252,6 +258,7 @@ struct _CombineLatestStateMachine<Value: Sendable, Output: Sendable, Failure: Er
       slots[index] = Slot()
     }
     pendingCount = 0
+    output = nil
     defer { task = nil }
     return .end(consumer, result, producers, cancellingBases ? task : nil)
   }
