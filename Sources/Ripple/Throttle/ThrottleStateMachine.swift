@@ -49,9 +49,6 @@ struct _ThrottleStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
     @usableFromInline var ready: Element?
     /// The base has finished: once `held` and `ready` are delivered, iteration ends.
     @usableFromInline var baseFinished = false
-    /// Set right after the tasks start.
-    @usableFromInline var tasks: Tasks?
-
     @inlinable init() {}
 
     /// Emits `element`: to the waiting consumer, returned, or into `ready`.
@@ -133,6 +130,9 @@ struct _ThrottleStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
   }
 
   @usableFromInline var state = State.initial
+  /// The running tasks, set right after they start. Kept out of `State` so that, for trivial elements, the
+  /// state the hot path copies holds no reference to retain.
+  @usableFromInline var tasks: Tasks?
   /// Whether an interval emits its latest element (`true`) or its first.
   @usableFromInline let latest: Bool
 
@@ -153,9 +153,8 @@ struct _ThrottleStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
   @inlinable
   mutating func tasksStarted(_ tasks: Tasks) -> Tasks? {
     switch state {
-    case .running(var running):
-      running.tasks = tasks
-      state = .running(running)
+    case .running:
+      self.tasks = tasks
       return nil
     case .failed, .finished:
       return tasks
@@ -286,7 +285,7 @@ struct _ThrottleStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
     running.timer = nil
     if let consumer = running.consumer {
       state = .finished
-      return Termination(consumer: (consumer, .success(nil)), timer: timer, tasks: running.tasks)
+      return Termination(consumer: (consumer, .success(nil)), timer: timer, tasks: tasks)
     }
     state = .running(running)
     return Termination(timer: timer)
@@ -299,10 +298,10 @@ struct _ThrottleStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
     guard case .running(let running) = state else { return Termination() }
     if let consumer = running.consumer {
       state = .finished
-      return Termination(consumer: (consumer, .failure(failure)), timer: running.timer, tasks: running.tasks)
+      return Termination(consumer: (consumer, .failure(failure)), timer: running.timer, tasks: tasks)
     }
     state = .failed(failure)
-    return Termination(timer: running.timer, tasks: running.tasks)
+    return Termination(timer: running.timer, tasks: tasks)
   }
 
   /// The consuming task was cancelled or the iterator was dropped.
@@ -311,6 +310,6 @@ struct _ThrottleStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
     defer { state = .finished }
     guard case .running(let running) = state else { return Termination() }
     return Termination(
-      consumer: running.consumer.map { ($0, .success(nil)) }, timer: running.timer, tasks: running.tasks)
+      consumer: running.consumer.map { ($0, .success(nil)) }, timer: running.timer, tasks: tasks)
   }
 }
