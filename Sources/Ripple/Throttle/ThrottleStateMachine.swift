@@ -252,8 +252,8 @@ struct _ThrottleStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
     }
   }
 
-  /// The timer task slept until `deadline` and woke at `now`; an interval opened now would end at
-  /// `nextIntervalEnd`. Returns the consumer to hand the held element to.
+  /// The timer task slept until `deadline`; an interval opened now would end at `nextIntervalEnd`. Returns
+  /// the consumer to hand the held element to.
   @inlinable
   mutating func deadlineReached(_ deadline: Instant, nextIntervalEnd: Instant) -> (Consumer, Element)? {
     guard case .running(var running) = state, let end = running.intervalEnd, end <= deadline else {
@@ -266,7 +266,8 @@ struct _ThrottleStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
       return nil
     }
     running.held = nil
-    running.intervalEnd = nextIntervalEnd
+    // After the base finished, this was the last element: no interval to open, the timer can stop.
+    running.intervalEnd = running.baseFinished ? nil : nextIntervalEnd
     let emitted = running.emit(held)
     state = .running(running)
     return emitted
@@ -281,6 +282,8 @@ struct _ThrottleStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
       state = .running(running)
       return Termination()
     }
+    // Nothing left to time: close the interval and stop the timer, even while it sleeps.
+    running.intervalEnd = nil
     let timer = running.timer
     running.timer = nil
     if let consumer = running.consumer {
@@ -288,7 +291,7 @@ struct _ThrottleStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
       return Termination(consumer: (consumer, .success(nil)), timer: timer, tasks: tasks)
     }
     state = .running(running)
-    return Termination(timer: timer)
+    return Termination(timer: timer, tasks: tasks)
   }
 
   /// The base threw: the error goes to the consumer at once, or to its next `next()`; a held element is
