@@ -46,7 +46,7 @@ struct DebounceTests {
     arguments: [
       // `a` goes out at 2; the consumer is busy until 7; the error at 4 drops the pending `b`.
       ("a--b^", "-------[a^]"),
-      // `b` settles at 3 while the consumer is busy, and is dropped by the error at 5.
+      // `b` settles at 4 while the consumer is busy, and is dropped by the error at 5.
       ("a-b--^", "-------[a^]"),
       // Without an error, the settled `b` waits for the consumer.
       ("a-b--|", "-------a----[b|]"),
