@@ -192,11 +192,19 @@ struct _ThrottleStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
   }
 
   /// The base produced `element` at `now`; an interval opened now would end at `intervalEnd`.
-  @inlinable
+  @inlinable @inline(__always)
   mutating func elementProduced(_ element: Element, now: Instant, intervalEnd: Instant) -> ElementAction {
     guard case .running(var running) = state else {
       // The consumer went away or the base already failed (a misbehaving base).
       return .stop
+    }
+    if let end = running.intervalEnd, now < end {
+      // The steady path of a burst: an interval is open, hold the element.
+      if latest || running.held == nil {
+        running.held = element
+        state = .running(running)
+      }
+      return .none
     }
     if let end = running.intervalEnd, end <= now {
       // The interval ended before this element came, even if the timer task has not run yet.
