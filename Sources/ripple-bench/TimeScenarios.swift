@@ -14,7 +14,7 @@ func timeScenarios() -> [Scenario] {
     Scenario(name: "throttle.burst", baseline: "asyncstream.raw", operations: timeBurstCount) {
       await countBurst { $0.throttle(for: .milliseconds(1)) }
     },
-  ] + timeBaselineCopy()
+  ]
 }
 
 /// Sends ``timeBurstCount`` values through an `AsyncStream` from a concurrent producer, through
@@ -33,27 +33,4 @@ func countBurst<S: AsyncSequence<Int, Never>>(_ makeSequence: (AsyncStream<Int>)
   }
   await producer.value
   return seen
-}
-
-// LOCAL COPY of the `asyncstream.raw` baseline, to measure before the operator scenarios land; remove
-// before merging.
-func timeBaselineCopy() -> [Scenario] {
-  let count = 1_000_000
-  return [
-    Scenario(name: "asyncstream.raw", baseline: "asyncstream.raw", operations: count) {
-      let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-      let producer = Task {
-        for value in 0..<count {
-          continuation.yield(value)
-        }
-        continuation.finish()
-      }
-      var seen = 0
-      for await _ in stream {
-        seen += 1
-      }
-      await producer.value
-      return seen
-    }
-  ]
 }

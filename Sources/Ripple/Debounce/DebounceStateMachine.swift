@@ -57,9 +57,6 @@ struct _DebounceStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
     @usableFromInline var ready: Element?
     /// The base has finished: once `pending` and `ready` are delivered, iteration ends.
     @usableFromInline var baseFinished = false
-    /// Set right after the tasks start.
-    @usableFromInline var tasks: Tasks?
-
     @inlinable init() {}
   }
 
@@ -128,6 +125,9 @@ struct _DebounceStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
   }
 
   @usableFromInline var state = State.initial
+  /// The running tasks, set right after they start. Kept out of `State` so that, for trivial elements, the
+  /// state the hot path copies holds no reference to retain.
+  @usableFromInline var tasks: Tasks?
 
   @inlinable init() {}
 
@@ -144,9 +144,8 @@ struct _DebounceStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
   @inlinable
   mutating func tasksStarted(_ tasks: Tasks) -> Tasks? {
     switch state {
-    case .running(var running):
-      running.tasks = tasks
-      state = .running(running)
+    case .running:
+      self.tasks = tasks
       return nil
     case .failed, .finished:
       return tasks
@@ -275,10 +274,10 @@ struct _DebounceStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
     guard case .running(let running) = state else { return Termination() }
     if let consumer = running.consumer {
       state = .finished
-      return Termination(consumer: (consumer, .failure(failure)), timer: running.timer, tasks: running.tasks)
+      return Termination(consumer: (consumer, .failure(failure)), timer: running.timer, tasks: tasks)
     }
     state = .failed(failure)
-    return Termination(timer: running.timer, tasks: running.tasks)
+    return Termination(timer: running.timer, tasks: tasks)
   }
 
   /// The consuming task was cancelled or the iterator was dropped.
@@ -287,6 +286,6 @@ struct _DebounceStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
     defer { state = .finished }
     guard case .running(let running) = state else { return Termination() }
     return Termination(
-      consumer: running.consumer.map { ($0, .success(nil)) }, timer: running.timer, tasks: running.tasks)
+      consumer: running.consumer.map { ($0, .success(nil)) }, timer: running.timer, tasks: tasks)
   }
 }

@@ -19,7 +19,12 @@ func _startOperatorTask(
   priority: TaskPriority? = nil,
   _ operation: sending @escaping () async -> Void
 ) -> Task<Void, Never> {
-  Task(executorPreference: _OperatorTasks.executor, priority: priority, operation: operation)
+  // Without a bound executor, a plain task: one created with a `nil` preference still makes every hop
+  // look up its preference record under the task's status lock.
+  guard let executor = _OperatorTasks.executor else {
+    return Task(priority: priority, operation: operation)
+  }
+  return Task(executorPreference: executor, priority: priority, operation: operation)
 }
 
 /// Starts a task for one element's work (a `mapLatest` transform), on ``_OperatorTasks/executor`` when one is

@@ -49,9 +49,6 @@ struct _ThrottleStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
     @usableFromInline var ready: Element?
     /// The base has finished: once `held` and `ready` are delivered, iteration ends.
     @usableFromInline var baseFinished = false
-    /// Set right after the tasks start.
-    @usableFromInline var tasks: Tasks?
-
     @inlinable init() {}
 
     /// Emits `element`: to the waiting consumer, returned, or into `ready`.
@@ -133,6 +130,9 @@ struct _ThrottleStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
   }
 
   @usableFromInline var state = State.initial
+  /// The running tasks, set right after they start. Kept out of `State` so that, for trivial elements, the
+  /// state the hot path copies holds no reference to retain.
+  @usableFromInline var tasks: Tasks?
   /// Whether an interval emits its latest element (`true`) or its first.
   @usableFromInline let latest: Bool
 
@@ -153,9 +153,8 @@ struct _ThrottleStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
   @inlinable
   mutating func tasksStarted(_ tasks: Tasks) -> Tasks? {
     switch state {
-    case .running(var running):
-      running.tasks = tasks
-      state = .running(running)
+    case .running:
+      self.tasks = tasks
       return nil
     case .failed, .finished:
       return tasks
@@ -193,11 +192,19 @@ struct _ThrottleStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
   }
 
   /// The base produced `element` at `now`; an interval opened now would end at `intervalEnd`.
-  @inlinable
+  @inlinable @inline(__always)
   mutating func elementProduced(_ element: Element, now: Instant, intervalEnd: Instant) -> ElementAction {
     guard case .running(var running) = state else {
       // The consumer went away or the base already failed (a misbehaving base).
       return .stop
+    }
+    if let end = running.intervalEnd, now < end {
+      // The steady path of a burst: an interval is open, hold the element.
+      if latest || running.held == nil {
+        running.held = element
+        state = .running(running)
+      }
+      return .none
     }
     if let end = running.intervalEnd, end <= now {
       // The interval ended before this element came, even if the timer task has not run yet.
@@ -253,8 +260,8 @@ struct _ThrottleStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
     }
   }
 
-  /// The timer task slept until `deadline` and woke at `now`; an interval opened now would end at
-  /// `nextIntervalEnd`. Returns the consumer to hand the held element to.
+  /// The timer task slept until `deadline`; an interval opened now would end at `nextIntervalEnd`. Returns
+  /// the consumer to hand the held element to.
   @inlinable
   mutating func deadlineReached(_ deadline: Instant, nextIntervalEnd: Instant) -> (Consumer, Element)? {
     guard case .running(var running) = state, let end = running.intervalEnd, end <= deadline else {
@@ -267,7 +274,8 @@ struct _ThrottleStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
       return nil
     }
     running.held = nil
-    running.intervalEnd = nextIntervalEnd
+    // After the base finished, this was the last element: no interval to open, the timer can stop.
+    running.intervalEnd = running.baseFinished ? nil : nextIntervalEnd
     let emitted = running.emit(held)
     state = .running(running)
     return emitted
@@ -282,14 +290,16 @@ struct _ThrottleStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
       state = .running(running)
       return Termination()
     }
+    // Nothing left to time: close the interval and stop the timer, even while it sleeps.
+    running.intervalEnd = nil
     let timer = running.timer
     running.timer = nil
     if let consumer = running.consumer {
       state = .finished
-      return Termination(consumer: (consumer, .success(nil)), timer: timer, tasks: running.tasks)
+      return Termination(consumer: (consumer, .success(nil)), timer: timer, tasks: tasks)
     }
     state = .running(running)
-    return Termination(timer: timer)
+    return Termination(timer: timer, tasks: tasks)
   }
 
   /// The base threw: the error goes to the consumer at once, or to its next `next()`; a held element is
@@ -299,10 +309,10 @@ struct _ThrottleStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
     guard case .running(let running) = state else { return Termination() }
     if let consumer = running.consumer {
       state = .finished
-      return Termination(consumer: (consumer, .failure(failure)), timer: running.timer, tasks: running.tasks)
+      return Termination(consumer: (consumer, .failure(failure)), timer: running.timer, tasks: tasks)
     }
     state = .failed(failure)
-    return Termination(timer: running.timer, tasks: running.tasks)
+    return Termination(timer: running.timer, tasks: tasks)
   }
 
   /// The consuming task was cancelled or the iterator was dropped.
@@ -311,6 +321,6 @@ struct _ThrottleStateMachine<Element, Failure: Error, Instant: InstantProtocol> 
     defer { state = .finished }
     guard case .running(let running) = state else { return Termination() }
     return Termination(
-      consumer: running.consumer.map { ($0, .success(nil)) }, timer: running.timer, tasks: running.tasks)
+      consumer: running.consumer.map { ($0, .success(nil)) }, timer: running.timer, tasks: tasks)
   }
 }
