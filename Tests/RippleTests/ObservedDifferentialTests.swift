@@ -1,5 +1,6 @@
 import Observation
 import Ripple
+import RippleTesting
 import Testing
 
 /// The same scripted mutations through `Observed` and the toolchain's `Observations` give the same values.

@@ -1,8 +1,8 @@
 import Observation
-@testable import Ripple
-@testable import RippleTesting
 
 @testable import Calculator
+@testable import Ripple
+@testable import RippleTesting
 
 /// The four engines, as tests create them.
 enum EngineKind: String, CaseIterable, CustomStringConvertible, Sendable {
@@ -73,7 +73,9 @@ func waitUntil(_ model: CalculatorModel, _ condition: @escaping @MainActor (Calc
 /// (`task`, `shared`), the debounce's timer (`debounce`, which must therefore be idle at each edit: space its
 /// edits at least `debounce` apart) or the outcome itself (`pipeline`).
 @MainActor
-func play(_ edits: [Edit], on kind: EngineKind, delay: Duration? = nil, debounce: Duration = .seconds(1)) async
+func play(
+  _ edits: [Edit], on kind: EngineKind, delay: Duration? = nil, debounce: Duration = .seconds(1)
+) async
   -> Shown
 {
   let clock = TestClock()
