@@ -28,11 +28,16 @@ passed=0
 failed=0
 for ((run = 1; run <= runs; run++)); do
   log="$logs/run-$run.log"
-  if timeout "$timeout_seconds" swift test --skip-build --filter "$filter" >"$log" 2>&1; then
+  # A session of its own per run: SwiftPM starts the test binary in a process group of its own, which
+  # `timeout` does not reach, so the leftovers of a hung run are killed by session id.
+  setsid timeout "$timeout_seconds" swift test --skip-build --filter "$filter" >"$log" 2>&1 &
+  session=$!
+  if wait "$session"; then
     passed=$((passed + 1))
     rm -f "$log"
   else
     failed=$((failed + 1))
+    pkill -KILL -s "$session" 2>/dev/null || true
     echo "run $run failed: $log" >&2
   fi
 done

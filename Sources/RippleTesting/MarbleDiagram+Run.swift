@@ -32,11 +32,13 @@ import Synchronization
 ///
 /// An input that is not a valid diagram gives an output of the form `invalid input 1: unclosed group at
 /// character 3`, which matches no diagram; use ``marbleDiagram(_:tick:_:)`` to get a thrown error instead.
-/// Call it from a nonisolated test: code on an actor with an executor of its own is not run in lockstep.
+/// It may be called from any isolation (a `@MainActor` test too): `pipeline` is sent to the run's executor,
+/// so it cannot use actor-isolated state, and code on an actor with an executor of its own is not run in
+/// lockstep.
 public func marbles<Output: AsyncSequence>(
   _ inputs: String...,
   tick: Duration = .seconds(1),
-  _ pipeline: (_ inputs: [MarbleInput], _ clock: TestClock) -> Output
+  _ pipeline: sending (_ inputs: [MarbleInput], _ clock: TestClock) -> Output
 ) async -> String where Output.Element == String {
   do {
     return try await _runMarbles(inputs, tick: tick, pipeline).description
@@ -60,7 +62,7 @@ public func marbles<Output: AsyncSequence>(
 public func marbleDiagram<Output: AsyncSequence>(
   _ inputs: String...,
   tick: Duration = .seconds(1),
-  _ pipeline: (_ inputs: [MarbleInput], _ clock: TestClock) -> Output
+  _ pipeline: sending (_ inputs: [MarbleInput], _ clock: TestClock) -> Output
 ) async throws(MarbleDiagram.ParseError) -> MarbleDiagram where Output.Element == String {
   try await _runMarbles(inputs, tick: tick, pipeline)
 }
@@ -71,7 +73,7 @@ let _marbleTickLimit = 10_000
 func _runMarbles<Output: AsyncSequence>(
   _ texts: [String],
   tick: Duration,
-  _ pipeline: (_ inputs: [MarbleInput], _ clock: TestClock) -> Output
+  _ pipeline: sending (_ inputs: [MarbleInput], _ clock: TestClock) -> Output
 ) async throws(MarbleDiagram.ParseError) -> MarbleDiagram where Output.Element == String {
   precondition(tick > .zero, "a tick must last longer than zero")
   var diagrams: [MarbleDiagram] = []

@@ -30,10 +30,11 @@ extension TestClock {
   ///
   /// Only nonisolated code follows the scope: work on an actor with an executor of its own (the main actor)
   /// and unstructured tasks started with a plain `Task { }` run elsewhere, and the clock cannot wait for
-  /// them. Call it from a nonisolated test. It returns what `body` returns, after waiting once more for
-  /// quiescence, and rethrows what `body` throws. A clock can be in one lockstep scope at a time.
+  /// them. It may be called from any isolation: `body` is sent to the scope's executor, so it cannot use
+  /// actor-isolated state. It returns what `body` returns, after waiting once more for quiescence, and
+  /// rethrows what `body` throws. A clock can be in one lockstep scope at a time.
   public func lockstep<Value, Failure: Error>(
-    _ body: () async throws(Failure) -> Value
+    _ body: sending () async throws(Failure) -> Value
   ) async throws(Failure) -> Value {
     try await _lockstep { (_: _LockstepExecutor) async throws(Failure) -> Value in try await body() }
   }

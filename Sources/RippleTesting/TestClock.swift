@@ -88,6 +88,12 @@ public final class TestClock: Clock, Sendable {
   ///
   /// `tolerance` is ignored: the sleeper wakes exactly at `deadline`. Throws `CancellationError` as soon as
   /// the task is cancelled (or at once, if it already is).
+  ///
+  /// ```swift
+  /// let clock = TestClock()
+  /// try await clock.sleep(until: clock.now)  // returns at once
+  /// try await clock.sleep(for: .seconds(1))  // waits for `advance`, `run()` or cancellation
+  /// ```
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try Task.checkCancellation()
     try await suspend(until: deadline)
@@ -111,6 +117,21 @@ public final class TestClock: Clock, Sendable {
   /// In a lockstep scope (``lockstep(_:)``), each step first waits until the scope's executor is
   /// quiescent, so every task has reacted to one instant before the clock moves to the next; outside one,
   /// the resumed tasks run concurrently and may not have run yet when this returns.
+  ///
+  /// ```swift
+  /// let clock = TestClock()
+  /// await clock.lockstep {
+  ///   async let sleeper: Void = {
+  ///     try? await clock.sleep(until: .init(offset: .seconds(1)))
+  ///     print("woke at \(clock.now)")
+  ///   }()
+  ///   await clock.advance(to: .init(offset: .seconds(3)))
+  ///   print("now \(clock.now)")
+  ///   await sleeper
+  /// }
+  /// // woke at 1.0 seconds
+  /// // now 3.0 seconds
+  /// ```
   public func advance(to deadline: Instant) async {
     while true {
       let executor = machine.withLock { $0.executor }
@@ -131,6 +152,19 @@ public final class TestClock: Clock, Sendable {
   ///
   /// In a lockstep scope, it also waits for quiescence between steps, so sleeps started in reaction to a
   /// wake-up are included. It never returns while something keeps sleeping again (a timer that re-arms).
+  ///
+  /// ```swift
+  /// let clock = TestClock()
+  /// await clock.lockstep {
+  ///   async let sleeper: Void = {
+  ///     try? await clock.sleep(for: .seconds(2))
+  ///     try? await clock.sleep(for: .seconds(5))
+  ///   }()
+  ///   await clock.run()
+  ///   print(clock.now)  // 7.0 seconds
+  ///   await sleeper
+  /// }
+  /// ```
   public func run() async {
     while true {
       let executor = machine.withLock { $0.executor }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Ripple
 
-@Suite("Marble diagrams")
+@Suite("Marble diagrams", .timeLimit(.minutes(1)))
 struct MarbleDiagramTests {
   // MARK: Parsing
 
@@ -74,6 +74,11 @@ struct MarbleDiagramTests {
   func passThrough(diagram: String) async {
     let output = await marbles(diagram) { inputs, _ in inputs[0] }
     #expect(output == diagram)
+  }
+
+  @Test("marbles can be called from a main-actor test")
+  @MainActor func fromMainActor() async {
+    #expect(await marbles("a-b|") { inputs, _ in inputs[0] } == "a-b|")
   }
 
   @Test("an error from ^ reaches the output as ^ and is a MarbleError")

@@ -4,7 +4,7 @@ import Testing
 @_spi(Testing) @testable import Ripple
 @testable import RippleTesting
 
-@Suite("TestClock")
+@Suite("TestClock", .timeLimit(.minutes(1)))
 struct TestClockTests {
   // MARK: Instants
 
@@ -180,6 +180,15 @@ struct TestClockTests {
       return [body, await child]
     }
     #expect(onExecutor == [true, true])
+  }
+
+  @Test("a lockstep scope entered from the main actor still runs its body on the executor's thread")
+  @MainActor func lockstepFromMainActor() async {
+    let clock = TestClock()
+    let onExecutor = await clock.lockstep {
+      (_OperatorTasks.executor as? _LockstepExecutor)?.isCurrent ?? false
+    }
+    #expect(onExecutor)
   }
 }
 
