@@ -3,7 +3,7 @@ import Testing
 
 @testable import Ripple
 
-@Suite("Marble diagrams")
+@Suite("Marble diagrams", .timeLimit(.minutes(1)))
 struct MarbleDiagramTests {
   // MARK: Parsing
 

@@ -4,7 +4,7 @@ import Testing
 @_spi(Testing) @testable import Ripple
 @testable import RippleTesting
 
-@Suite("TestClock")
+@Suite("TestClock", .timeLimit(.minutes(1)))
 struct TestClockTests {
   // MARK: Instants
 
