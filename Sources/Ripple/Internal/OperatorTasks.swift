@@ -32,9 +32,12 @@ func _startOperatorTask(
 /// so work that finishes at once costs no executor hop.
 @usableFromInline
 func _startElementTask(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+  let executor = _OperatorTasks.executor
   if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-    return Task.immediate(executorPreference: _OperatorTasks.executor, operation: operation)
+    // As in `_startOperatorTask`: no preference record at all unless a test binds an executor.
+    return executor.map { Task.immediate(executorPreference: $0, operation: operation) }
+      ?? Task.immediate(operation: operation)
   } else {
-    return Task(executorPreference: _OperatorTasks.executor, operation: operation)
+    return Task(executorPreference: executor, operation: operation)
   }
 }

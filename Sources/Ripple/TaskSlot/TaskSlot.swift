@@ -56,10 +56,13 @@ public final class TaskSlot: Sendable {
       guard let generation = machine.runRequested(id: AnyHashable(id)) else { return nil }
       // The task starts inside the lock so that, among racing calls, the one recorded last is the one left
       // running; it is cancelled only after the lock is released.
-      let task = Task(executorPreference: _OperatorTasks.executor, priority: priority) { [weak self] in
+      let body: @Sendable () async -> Void = { [weak self] in
         await operation()
         self?.finished(generation: generation)
       }
+      let task =
+        _OperatorTasks.executor.map { Task(executorPreference: $0, priority: priority, operation: body) }
+        ?? Task(priority: priority, operation: body)
       return machine.started(task, generation: generation)
     }
     previous?.cancel()
