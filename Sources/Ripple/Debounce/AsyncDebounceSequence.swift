@@ -97,12 +97,12 @@ where Base.Element: Sendable {
   ///
   /// It is not `Sendable`: one task iterates it. Dropping it ends the iteration.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline let iteration: _DebounceIteration<Base, C>
+    @usableFromInline let iteration: _IterationHandle<_DebounceStorage<Base, C>>
     @usableFromInline var started = false
 
     @inlinable
     init(storage: _DebounceStorage<Base, C>) {
-      iteration = _DebounceIteration(storage: storage)
+      iteration = _IterationHandle(storage)
     }
 
     /// Returns the next settled element, or `nil` once the base has finished and its last element was

@@ -89,11 +89,11 @@ where Base.Element: Sendable {
 
   /// The iterator of ``AsyncMapLatestSequence``. Dropping it cancels the base and the transform in flight.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline let handle: _MapLatestIteratorHandle<Base, Output, Failure>
+    @usableFromInline let handle: _IterationHandle<_MapLatestStorage<Base, Output, Failure>>
 
     @inlinable
     init(_ storage: _MapLatestStorage<Base, Output, Failure>) {
-      handle = _MapLatestIteratorHandle(storage)
+      handle = _IterationHandle(storage)
     }
 
     /// The next result, `nil` when iteration ended, or the error that ended it.
@@ -101,22 +101,6 @@ where Base.Element: Sendable {
     public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(Failure) -> Output? {
       try await handle.storage.next(isolation: actor)
     }
-  }
-}
-
-/// Owned by one iterator: when the iterator goes away, iteration ends and its tasks are cancelled.
-@usableFromInline
-final class _MapLatestIteratorHandle<Base: AsyncSequence & Sendable, Output: Sendable, Failure: Error>
-where Base.Element: Sendable {
-  @usableFromInline let storage: _MapLatestStorage<Base, Output, Failure>
-
-  @inlinable
-  init(_ storage: _MapLatestStorage<Base, Output, Failure>) {
-    self.storage = storage
-  }
-
-  deinit {
-    storage.cancel()
   }
 }
 

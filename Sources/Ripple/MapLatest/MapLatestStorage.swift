@@ -2,7 +2,7 @@ import Synchronization
 
 /// The shared state of one `mapLatest` iteration, for the consumer, the base task and the transform tasks.
 @usableFromInline
-final class _MapLatestStorage<Base: AsyncSequence & Sendable, Output: Sendable, Failure: Error>: Sendable
+final class _MapLatestStorage<Base: AsyncSequence & Sendable, Output: Sendable, Failure: Error>: _IterationCancelling
 where Base.Element: Sendable {
   @usableFromInline typealias Machine = _MapLatestStateMachine<Output, Failure>
 

@@ -100,12 +100,12 @@ where Base.Element: Sendable {
   ///
   /// It is not `Sendable`: one task iterates it. Dropping it ends the iteration.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline let iteration: _ThrottleIteration<Base, C>
+    @usableFromInline let iteration: _IterationHandle<_ThrottleStorage<Base, C>>
     @usableFromInline var started = false
 
     @inlinable
     init(storage: _ThrottleStorage<Base, C>) {
-      iteration = _ThrottleIteration(storage: storage)
+      iteration = _IterationHandle(storage)
     }
 
     /// Returns the next emitted element, or `nil` once the base has finished and a held element was

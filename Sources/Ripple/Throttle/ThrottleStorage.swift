@@ -3,7 +3,8 @@ import Synchronization
 /// One ``AsyncThrottleSequence`` iteration: its state machine in a lock, and the two tasks it starts on the
 /// first `next()` — one consuming the base, one sleeping on the clock.
 @usableFromInline
-final class _ThrottleStorage<Base: AsyncSequence & Sendable, C: Clock>: Sendable where Base.Element: Sendable {
+final class _ThrottleStorage<Base: AsyncSequence & Sendable, C: Clock>: _IterationCancelling
+where Base.Element: Sendable {
   @usableFromInline typealias Machine = _ThrottleStateMachine<Base.Element, Base.Failure, C.Instant>
 
   @usableFromInline let machine: Mutex<Machine>
@@ -120,22 +121,5 @@ final class _ThrottleStorage<Base: AsyncSequence & Sendable, C: Clock>: Sendable
     }
     termination.timer?.resume(returning: nil)
     termination.tasks?.cancel()
-  }
-}
-
-/// Ends its iteration when the iterator that owns it goes away.
-///
-/// The storage cannot do this itself: its tasks keep it alive.
-@usableFromInline
-final class _ThrottleIteration<Base: AsyncSequence & Sendable, C: Clock>: Sendable where Base.Element: Sendable {
-  @usableFromInline let storage: _ThrottleStorage<Base, C>
-
-  @inlinable
-  init(storage: _ThrottleStorage<Base, C>) {
-    self.storage = storage
-  }
-
-  deinit {
-    storage.cancel()
   }
 }
