@@ -15,15 +15,25 @@ let package = Package(
     .library(name: "Ripple", targets: ["Ripple"]),
     .library(name: "RippleTesting", targets: ["RippleTesting"]),
     .library(name: "Calculator", targets: ["Calculator"]),
+    .library(name: "CalculatorTerminal", targets: ["CalculatorTerminal"]),
+    .executable(name: "calc", targets: ["calc"]),
   ],
   targets: [
     .target(name: "Ripple", swiftSettings: strictSettings),
     .target(name: "RippleTesting", dependencies: ["Ripple"], swiftSettings: strictSettings),
     .target(name: "Calculator", dependencies: ["Ripple"], swiftSettings: strictSettings),
+    // `--clock virtual` drives a `TestClock`, so the terminal front end links RippleTesting.
+    .target(
+      name: "CalculatorTerminal", dependencies: ["Calculator", "RippleTesting"], swiftSettings: strictSettings),
+    .executableTarget(name: "calc", dependencies: ["CalculatorTerminal"], swiftSettings: strictSettings),
     .executableTarget(name: "ripple-bench", dependencies: ["Ripple"], swiftSettings: strictSettings),
     .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTesting"], swiftSettings: strictSettings),
     .testTarget(
-      name: "CalculatorTests", dependencies: ["Calculator", "RippleTesting"], swiftSettings: strictSettings),
+      name: "CalculatorTests", dependencies: ["Calculator", "CalculatorTerminal", "RippleTesting"],
+      swiftSettings: strictSettings),
+    .testTarget(
+      name: "CalculatorTerminalTests", dependencies: ["CalculatorTerminal", "RippleTesting"],
+      swiftSettings: strictSettings),
   ],
   swiftLanguageModes: [.v6]
 )
