@@ -14,6 +14,7 @@ struct CalculatorModelTests {
     arguments: [
       (EngineKind.task, ["42 at 1.5"]),
       (.shared, ["42 at 1.5"]),
+      (.debounce, ["42 at 1.5"]),
       (.pipeline, ["31 at 0.0", "42 at 0.5"]),
     ])
   func fastTyping(kind: EngineKind, expected: [String]) async {
@@ -124,7 +125,7 @@ struct CalculatorModelTests {
     for script in 0..<1_000 {
       let edits = randomEdits(using: &generator)
       var finals: [EngineKind: CalculatorStatus] = [:]
-      for kind in [EngineKind.pipeline, .task, .shared] {
+      for kind in EngineKind.allCases {
         let shown = await play(edits, on: kind)
         finals[kind] = shown.finalStatus
         let ages = ages(of: shown, typing: edits)

@@ -9,6 +9,22 @@
 public enum _OperatorTasks {
   /// The executor operator tasks prefer; `nil` for the default.
   @TaskLocal public static var executor: (any TaskExecutor)?
+
+  /// Told what each ``Observed`` iterator made under the binding does; `nil` for nothing.
+  ///
+  /// A driver that cannot join a lockstep scope (a `@MainActor` model's) counts these reports to know that a
+  /// change has reached `Observed` (``_ObservedActivity/read``) or travelled through it into the operator
+  /// consuming it (``_ObservedActivity/waiting``). Read once per iterator.
+  @TaskLocal public static var observedActivity: (@Sendable (_ObservedActivity) -> Void)?
+}
+
+/// What an ``Observed`` iterator reports to ``_OperatorTasks/observedActivity``.
+@_spi(Testing)
+public enum _ObservedActivity: Sendable {
+  /// It ran its closure: the value it will return was read.
+  case read
+  /// It started waiting for a change: its consumer took the previous value and asked for the next.
+  case waiting
 }
 
 /// Starts a task for an operator's own work, on ``_OperatorTasks/executor`` when one is bound.

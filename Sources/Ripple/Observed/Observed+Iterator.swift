@@ -101,6 +101,7 @@ extension Observed {
       if !isKnownUniquelyReferenced(&token) {
         token.arm()
       }
+      storage.didRead()
       return try result.get()
     }
   }

@@ -4,19 +4,31 @@ import Synchronization
 @usableFromInline
 final class _ObservedStorage: Sendable {
   private let machine = Mutex(_ObservedStateMachine())
+  /// `_OperatorTasks.observedActivity` as it was bound when the iterator started.
+  private let report: (@Sendable (_ObservedActivity) -> Void)?
+
+  @usableFromInline
+  init() {
+    report = _OperatorTasks.observedActivity
+  }
+
+  /// The iterator ran its closure.
+  @usableFromInline
+  func didRead() {
+    report?(.read)
+  }
 
   /// Waits until a tracked property is about to change; `false` when the consuming task is cancelled.
   ///
   /// It runs on the caller's isolation, so waiting costs no executor hop.
-  @usableFromInline
-  init() {}
-
   @usableFromInline
   func changed(isolation: isolated (any Actor)? = #isolation) async -> Bool {
     await withTaskCancellationHandler {
       await withUnsafeContinuation(isolation: isolation) { (continuation: UnsafeContinuation<Bool, Never>) in
         if let answer = machine.withLock({ $0.waitStarted(continuation) }) {
           continuation.resume(returning: answer)
+        } else {
+          report?(.waiting)
         }
       }
     } onCancel: {

@@ -13,11 +13,18 @@ struct _TestClockStateMachine {
     var continuation: UnsafeContinuation<Void, any Error>
   }
 
+  /// A test waiting until a sleep with ticket `after` or later waits for `deadline`.
+  private struct Watcher {
+    var deadline: TestClock.Instant
+    var after: UInt64
+    var continuation: UnsafeContinuation<Void, Never>
+  }
+
   private(set) var now: TestClock.Instant
   private var sleepers: [Sleeper] = []
   private var nextID: UInt64 = 0
   /// Tests waiting until some task sleeps until a given deadline.
-  private var watchers: [(deadline: TestClock.Instant, continuation: UnsafeContinuation<Void, Never>)] = []
+  private var watchers: [Watcher] = []
   /// The executor of the lockstep scope the clock is in, if any.
   private(set) var executor: _LockstepExecutor?
 
@@ -29,6 +36,9 @@ struct _TestClockStateMachine {
   var nextDeadline: TestClock.Instant? {
     sleepers.lazy.compactMap(\.deadline).min()
   }
+
+  /// How many sleeps have been requested: the next ticket.
+  var sleepsRequested: UInt64 { nextID }
 
   /// A task is about to sleep: its ticket.
   mutating func sleepRequested() -> UInt64 {
@@ -42,18 +52,20 @@ struct _TestClockStateMachine {
   ) -> (sleeps: Bool, watchers: [UnsafeContinuation<Void, Never>]) {
     if let deadline, deadline <= now { return (false, []) }
     sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-    guard let deadline, watchers.contains(where: { $0.deadline == deadline }) else { return (true, []) }
-    let due = watchers.filter { $0.deadline == deadline }.map(\.continuation)
-    watchers.removeAll { $0.deadline == deadline }
+    guard let deadline else { return (true, []) }
+    let matches = { (watcher: Watcher) in watcher.deadline == deadline && id >= watcher.after }
+    let due = watchers.filter(matches).map(\.continuation)
+    watchers.removeAll(where: matches)
     return (true, due)
   }
 
-  /// A test waits until a task sleeps until `deadline`; `true` when one already does (resume at once).
+  /// A test waits until a sleep with ticket `after` or later waits for `deadline`; `true` when one already does
+  /// (resume at once).
   mutating func watchRequested(
-    until deadline: TestClock.Instant, continuation: UnsafeContinuation<Void, Never>
+    until deadline: TestClock.Instant, after: UInt64, continuation: UnsafeContinuation<Void, Never>
   ) -> Bool {
-    if sleepers.contains(where: { $0.deadline == deadline }) { return true }
-    watchers.append((deadline, continuation))
+    if sleepers.contains(where: { $0.deadline == deadline && $0.id >= after }) { return true }
+    watchers.append(Watcher(deadline: deadline, after: after, continuation: continuation))
     return false
   }
 

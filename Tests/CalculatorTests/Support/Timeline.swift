@@ -1,6 +1,7 @@
 import Observation
 
 @testable import Calculator
+@testable import CalculatorTerminal
 @testable import Ripple
 @testable import RippleTesting
 
@@ -68,68 +69,36 @@ func waitUntil(_ model: CalculatorModel, _ condition: @escaping @MainActor (Calc
 /// Types `edits` into a fresh model of `kind` on a `TestClock`, lets every calculation finish, and returns what
 /// the model showed.
 ///
-/// The model lives on the main actor, beyond the reach of a lockstep scope, so before moving time the test
-/// waits for the engine's reaction to each edit, as an exact event: the calculation's sleep on the clock
-/// (`task`, `shared`), the debounce's timer (`debounce`, which must therefore be idle at each edit: space its
-/// edits at least `debounce` apart) or the outcome itself (`pipeline`).
+/// `VirtualTimeDriver` (the driver of `calc --clock virtual`) moves time only after the engine has reacted to
+/// each edit and each wake-up, so the times are exact for every engine.
 @MainActor
 func play(
   _ edits: [Edit], on kind: EngineKind, delay: Duration? = nil, debounce: Duration = .seconds(1)
 ) async
   -> Shown
 {
-  let clock = TestClock()
-  let delay = delay ?? kind.defaultDelay
-  let calculator = SlowCalculator.live(delay: delay, clock: clock)
+  let engine = CalcOptions.Engine(rawValue: kind.rawValue)!
+  let driver = await VirtualTimeDriver(engine: engine, delay: delay ?? kind.defaultDelay, debounce: debounce)
   let log = OutcomeLog()
-  let shared = SharedCalculation(calculator: calculator)
-  let engine: CalculatorEngine =
-    switch kind {
-    case .pipeline: .pipeline
-    case .debounce: .debounce(interval: debounce)
-    case .task: .task
-    case .shared: .shared(shared)
-    }
-  let model = CalculatorModel(engine: engine, calculator: calculator, clock: clock)
+  let clock = driver.clock
   let record: @MainActor (Outcome) -> Void = { outcome in
     log.shown.outcomes.append((clock.now.offset, log.editsMade, outcome))
   }
-  model.onOutcome = record
-  shared.onOutcome = record
-  /// Wakes each sleeper due by `target` in turn, waiting for the calculation each wake ends.
-  func drive(until target: Duration?) async {
-    while let next = clock.nextSleeperDeadline, target.map({ next.offset <= $0 }) ?? true {
-      await clock.advance(to: next)
-      if model.status == .computing, !clock.hasScheduledSleepers {
-        await waitUntil(model) { $0.status != .computing }
-      }
-    }
-    if let target { await clock.advance(to: TestClock.Instant(offset: target)) }
+  if case .shared(let shared) = driver.model.engine {
+    shared.onOutcome = record
+  } else {
+    driver.model.onOutcome = record
   }
   for edit in edits {
-    await drive(until: edit.at)
-    let before = model.input
-    switch edit.field {
-    case .a: model.a = edit.value
-    case .b: model.b = edit.value
-    }
+    if edit.at > driver.now { await driver.wait(edit.at - driver.now) }
+    // Counted before the engine reacts: outcomes shown while `set` waits come after this edit.
     log.editsMade += 1
-    guard model.input != before, model.input.operands != nil else { continue }
-    switch kind {
-    case .task, .shared:
-      if delay > .zero {
-        await clock.waitForSleeper(until: clock.now.advanced(by: delay))
-      } else {
-        await waitUntil(model) { $0.status != .computing }
-      }
-    case .pipeline:
-      await waitUntil(model) { $0.status != .computing }
-    case .debounce:
-      // Exact only when the debounce was idle, so scripts for it space their edits at least `debounce` apart.
-      await clock.waitForSleeper(until: clock.now.advanced(by: debounce))
+    switch edit.field {
+    case .a: await driver.set(.a, to: edit.value)
+    case .b: await driver.set(.b, to: edit.value)
     }
   }
-  await drive(until: nil)
-  log.shown.finalStatus = model.status
+  await driver.finish()
+  log.shown.finalStatus = driver.model.status
   return log.shown
 }
