@@ -17,11 +17,17 @@ enum FormAction: Hashable, Sendable {
     case interrupt
   }
 
+  /// Types a character at the cursor (the field accepts only digits and `-`).
   case insert(Character)
+  /// Backspace and Delete.
   case deleteBackward, deleteForward
+  /// Cursor movement within the focused field.
   case moveLeft, moveRight, moveToStart, moveToEnd
+  /// Focus movement through the fields of all panels, wrapping around.
   case focusNext, focusPrevious
+  /// Leave the form.
   case quit(Quit)
+  /// A key with no binding.
   case ignore
 
   /// The action `key` is bound to.

@@ -15,12 +15,15 @@ import Calculator
 struct FormState: Hashable, Sendable {
   /// The two fields of one panel.
   struct Panel: Hashable, Sendable {
+    /// The first field.
     var a = FieldState(name: "a")
+    /// The second field.
     var b = FieldState(name: "b")
 
     /// The numbers the fields give the model.
     var input: Input { Input(a: a.value, b: b.value) }
 
+    /// The field named `field`.
     subscript(field: FieldName) -> FieldState {
       get { field == .a ? a : b }
       set {
