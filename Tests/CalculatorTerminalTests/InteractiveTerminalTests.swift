@@ -13,12 +13,13 @@ struct InteractiveTerminalTests {
   static let help = "Tab/↑↓ move · digits, -, Backspace edit · q, Esc or Ctrl-C quit"
 
   /// A script that saves the terminal settings, runs `calc arguments` as its own process (its pid in the file
-  /// `pid`), saves the settings again, then reports calc's exit status and keeps the window open.
-  static func script(_ arguments: String) throws -> String {
+  /// `pid`), saves the settings again, then reports calc's exit status and keeps the window open. `environment`
+  /// prefixes calc's command line (`env -u NO_COLOR`).
+  static func script(_ arguments: String, environment: String = "") throws -> String {
     let calc = try #require(Tmux.calcExecutable(), "the calc executable is not next to the test bundle")
     return """
       stty -g > before
-      sh -c 'echo $$ > pid; exec "$0" "$@"' \(Tmux.quote(calc)) \(arguments)
+      \(environment) sh -c 'echo $$ > pid; exec "$0" "$@"' \(Tmux.quote(calc)) \(arguments)
       status=$?
       stty -g > after
       stty -a > after-all
@@ -136,6 +137,21 @@ struct InteractiveTerminalTests {
     try await tmux.waitForScreen("the help cut to 30 columns") { $0.contains(String(Self.help.prefix(30))) }
     try tmux.resize(columns: 100, rows: 30)
     try await tmux.waitForScreen("the whole help again") { $0.contains(Self.help) }
+    try tmux.send("q", literal: true)
+    try await tmux.waitForScreen("calc to exit") { $0.contains("calc exited 0") }
+  }
+
+  @Test(
+    "colour by default; NO_COLOR turns it off",
+    arguments: [("env -u NO_COLOR", true), ("env NO_COLOR=1", false)])
+  func noColor(environment: String, coloured: Bool) async throws {
+    // (`swift test` itself sets NO_COLOR, and the tmux server inherits it: each case sets it explicitly.)
+    let tmux = try Tmux(script: Self.script("--engine pipeline", environment: environment))
+    defer { tmux.close() }
+    try await tmux.waitForScreen("the form") { $0.contains(Self.help) }
+    // The focused field's marker is drawn in cyan (SGR 36) unless colour is off.
+    let styled = tmux.capture(styles: true).joined(separator: "\n")
+    #expect(styled.contains("\u{1b}[36m") == coloured, "\(styled)")
     try tmux.send("q", literal: true)
     try await tmux.waitForScreen("calc to exit") { $0.contains("calc exited 0") }
   }

@@ -49,9 +49,11 @@ final class Tmux {
     try run("resize-window -t \(Self.session) -x \(columns) -y \(rows)")
   }
 
-  /// The screen's lines, as `capture-pane -p` prints them.
-  func capture() -> [String] {
-    let (_, output) = Self.shell("tmux -L \(Self.quote(socket)) capture-pane -p -t \(Self.session)")
+  /// The screen's lines, as `capture-pane -p` prints them; with `styles`, including the escape sequences of
+  /// colours and attributes (`-e`).
+  func capture(styles: Bool = false) -> [String] {
+    let flags = styles ? "-p -e" : "-p"
+    let (_, output) = Self.shell("tmux -L \(Self.quote(socket)) capture-pane \(flags) -t \(Self.session)")
     return output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
   }
 
