@@ -9,8 +9,8 @@ import Darwin
 /// A detached tmux session on a server of its own, running a shell script: the real terminal an end-to-end test
 /// types into and reads back.
 ///
-/// Each session uses its own socket (`tmux -L`), so tests never touch the user's tmux; ``close()`` kills the
-/// server. Screens are read with `capture-pane`; ``waitForScreen(_:timeout:sourceLocation:_:)`` polls until the
+/// Each session uses its own server, on a socket in its own temporary directory (`tmux -S`), so tests never
+/// touch the user's tmux; ``close()`` kills the server and removes the directory. Screens are read with `capture-pane`; ``waitForScreen(_:timeout:sourceLocation:_:)`` polls until the
 /// screen matches, and on timeout fails with the last screen captured.
 final class Tmux {
   let socket: String
@@ -25,7 +25,8 @@ final class Tmux {
     var template = Array("/tmp/calc-e2e-XXXXXX".utf8CString)
     guard let created = mkdtemp(&template) else { throw Failure("mkdtemp failed") }
     directory = String(cString: created)
-    socket = "calc-e2e-\(getpid())-\(directory.split(separator: "-").last ?? "")"
+    // The socket lives in the directory, so removing the directory leaves nothing behind.
+    socket = "\(directory)/tmux.socket"
     let scriptPath = "\(directory)/run.sh"
     try Self.writeFile(scriptPath, "cd \(Self.quote(directory))\n" + script)
     try run(
@@ -34,7 +35,7 @@ final class Tmux {
 
   /// Kills the tmux server and removes the directory.
   func close() {
-    _ = Self.shell("tmux -L \(Self.quote(socket)) kill-server 2>/dev/null; rm -rf \(Self.quote(directory))")
+    _ = Self.shell("tmux -S \(Self.quote(socket)) kill-server 2>/dev/null; rm -rf \(Self.quote(directory))")
   }
 
   /// Sends `keys` as `tmux send-keys` names them: `12`, `Tab`, `BSpace`, `Escape`, `C-c`. Each argument is sent
@@ -53,7 +54,7 @@ final class Tmux {
   /// colours and attributes (`-e`).
   func capture(styles: Bool = false) -> [String] {
     let flags = styles ? "-p -e" : "-p"
-    let (_, output) = Self.shell("tmux -L \(Self.quote(socket)) capture-pane \(flags) -t \(Self.session)")
+    let (_, output) = Self.shell("tmux -S \(Self.quote(socket)) capture-pane \(flags) -t \(Self.session)")
     return output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
   }
 
@@ -96,7 +97,7 @@ final class Tmux {
   }
 
   private func run(_ arguments: String) throws {
-    let (status, output) = Self.shell("tmux -L \(Self.quote(socket)) \(arguments) 2>&1")
+    let (status, output) = Self.shell("tmux -S \(Self.quote(socket)) \(arguments) 2>&1")
     guard status == 0 else { throw Failure("tmux \(arguments) failed (\(status)): \(output)") }
   }
 
