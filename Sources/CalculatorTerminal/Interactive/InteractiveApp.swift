@@ -1,10 +1,90 @@
-/// The interactive form: placeholder until the terminal front end lands.
+import Calculator
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The interactive form: `calc` when standard input is a terminal.
+///
+/// It builds the models the options ask for (two panels on one ``SharedCalculation`` for `--engine shared`),
+/// enters raw mode through ``RawMode``, and runs the one event loop: keys, resizes and the end of input from the
+/// ``InputReader`` thread, model changes and spinner ticks from the ``FormSession``, all through one stream.
+/// Returns the exit status: 0 after `q` or Escape, 130 after Ctrl-C, 1 when the terminal cannot be used, 2 for
+/// `--clock virtual` (a script-mode option).
 @MainActor
 struct InteractiveApp {
   let options: CalcOptions
 
   func run() async -> Int32 {
-    StandardStream.error.write("calc: the interactive form is not built yet; use --script\n")
-    return 1
+    guard options.clock == .real else {
+      StandardStream.error.write("calc: --clock virtual only applies to script mode (--script)\n")
+      return 2
+    }
+    let models = makeModels()
+    let colour = !Self.environmentSays("NO_COLOR")
+    do {
+      return try await RawMode.run(input: STDIN_FILENO, output: STDOUT_FILENO) {
+        try await loop(models: models, colour: colour)
+      }
+    } catch {
+      StandardStream.error.write("calc: \(error)\n")
+      return 1
+    }
+  }
+
+  private func loop(models: [CalculatorModel], colour: Bool) async throws -> Int32 {
+    let (events, continuation) = AsyncStream.makeStream(of: AppEvent.self)
+    let reader = try InputReader.start(input: STDIN_FILENO) { continuation.yield(.terminal($0)) }
+    defer { reader.stop() }
+    let session = FormSession(
+      models: models, title: title, size: TerminalSize.of(descriptor: STDOUT_FILENO), colour: colour,
+      clock: ContinuousClock(), post: { continuation.yield($0) }, write: { StandardStream.output.write($0) })
+    session.start()
+    defer { session.stop() }
+    for await event in events {
+      if let status = session.handle(event) { return status }
+    }
+    return 0
+  }
+
+  /// One model, or two bound to one shared calculation.
+  func makeModels() -> [CalculatorModel] {
+    let calculator = SlowCalculator.live(delay: options.effectiveDelay)
+    switch options.engine {
+    case .pipeline:
+      return [CalculatorModel(engine: .pipeline, calculator: calculator)]
+    case .debounce:
+      return [CalculatorModel(engine: .debounce(interval: options.debounce), calculator: calculator)]
+    case .task:
+      return [CalculatorModel(engine: .task, calculator: calculator)]
+    case .shared:
+      let calculation = SharedCalculation(calculator: calculator)
+      return (0..<2).map { _ in CalculatorModel(engine: .shared(calculation), calculator: calculator) }
+    }
+  }
+
+  /// `calc · the slow calculator · engine task · delay 1s`
+  var title: String {
+    var parts = ["calc · the slow calculator", "engine \(options.engine.rawValue)"]
+    if options.engine == .debounce { parts.append("debounce \(Self.words(options.debounce))") }
+    parts.append("delay \(Self.words(options.effectiveDelay))")
+    return parts.joined(separator: " · ")
+  }
+
+  /// `1s`, `1.5s`, `250ms`, `0s`.
+  static func words(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    if milliseconds % 1000 == 0 { return "\(milliseconds / 1000)s" }
+    if milliseconds < 1000 { return "\(milliseconds)ms" }
+    return DurationText.seconds(duration).reversed().drop { $0 == "0" }.reversed().map(String.init).joined() + "s"
+  }
+
+  /// Whether the variable `name` is set and not empty (the rule `NO_COLOR` follows).
+  static func environmentSays(_ name: String) -> Bool {
+    guard let value = getenv(name) else { return false }
+    return value.pointee != 0
   }
 }

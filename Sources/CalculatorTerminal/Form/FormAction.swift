@@ -1,0 +1,51 @@
+/// What a key does to the form: the form's key bindings.
+///
+/// `q`, Escape and Ctrl-C quit; Tab, Down and Enter move to the next field, Shift-Tab and Up to the previous;
+/// digits and `-` are typed; Backspace, Delete, Left, Right, Home and End edit. Every other key is ignored.
+///
+/// ```swift
+/// FormAction(.character("7"))  // .insert("7")
+/// FormAction(.backTab)         // .focusPrevious
+/// FormAction(.interrupt)       // .quit(.interrupt)
+/// ```
+enum FormAction: Hashable, Sendable {
+  /// Why the user left.
+  enum Quit: Hashable, Sendable {
+    /// `q` or Escape.
+    case request
+    /// Ctrl-C.
+    case interrupt
+  }
+
+  /// Types a character at the cursor (the field accepts only digits and `-`).
+  case insert(Character)
+  /// Backspace and Delete.
+  case deleteBackward, deleteForward
+  /// Cursor movement within the focused field.
+  case moveLeft, moveRight, moveToStart, moveToEnd
+  /// Focus movement through the fields of all panels, wrapping around.
+  case focusNext, focusPrevious
+  /// Leave the form.
+  case quit(Quit)
+  /// A key with no binding.
+  case ignore
+
+  /// The action `key` is bound to.
+  init(_ key: Key) {
+    self =
+      switch key {
+      case .character("q"), .escape: .quit(.request)
+      case .interrupt: .quit(.interrupt)
+      case .character(let character): .insert(character)
+      case .backspace: .deleteBackward
+      case .delete: .deleteForward
+      case .left: .moveLeft
+      case .right: .moveRight
+      case .home: .moveToStart
+      case .end: .moveToEnd
+      case .tab, .down, .enter: .focusNext
+      case .backTab, .up: .focusPrevious
+      case .unknown: .ignore
+      }
+  }
+}

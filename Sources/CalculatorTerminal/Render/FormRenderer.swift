@@ -1,0 +1,80 @@
+import Calculator
+
+/// Draws the form — title, each panel's fields and result, the key help — as a ``Frame``.
+///
+/// It is a pure function of the view state, the models' results and the spinner's tick, so tests render into
+/// an in-memory ``Screen`` and read the text. The focused field is marked with `›` (and in colour when colour is
+/// on), and the frame's cursor stands at its text cursor.
+///
+/// ```swift
+/// let renderer = FormRenderer(title: "calc · engine pipeline")
+/// renderer.render(form, results: [PanelResult(status: .result(42))], tick: 0).text
+/// // ["calc · engine pipeline", "", "  › a [12 …]", "    b [30 …]", "    = 42", "", "Tab/↑↓ move · …"]
+/// ```
+struct FormRenderer: Sendable {
+  /// The first line: the program and its engine.
+  var title: String
+
+  /// The key help line.
+  static let help = "Tab/↑↓ move · digits, -, Backspace edit · q, Esc or Ctrl-C quit"
+  /// Columns inside a field's brackets.
+  static let fieldWidth = FieldState.maximumLength
+  /// Where a field's text starts: after `"  › a ["`.
+  static let fieldColumn = 7
+
+  /// The frame for `form`, with `results[i]` under panel `i` and the spinner at `tick`.
+  func render(_ form: FormState, results: [PanelResult], tick: Int) -> Frame {
+    var lines = [StyledLine(title, style: .title), StyledLine()]
+    var cursor: Frame.Position?
+    for (index, panel) in form.panels.enumerated() {
+      if form.panels.count > 1 {
+        lines.append(
+          StyledLine("Panel \(index + 1) of \(form.panels.count) · one shared calculation", style: .hint))
+      }
+      for name in FormState.FieldName.allCases {
+        let focused = form.focus == FormState.Focus(panel: index, field: name)
+        if focused {
+          cursor = Frame.Position(row: lines.count, column: Self.fieldColumn + panel[name].cursor)
+        }
+        lines.append(fieldLine(panel[name], focused: focused))
+      }
+      lines.append(resultLine(index < results.count ? results[index] : PanelResult(status: .waiting), tick: tick))
+      lines.append(StyledLine())
+    }
+    lines.append(StyledLine(Self.help, style: .hint))
+    return Frame(lines: lines, cursor: cursor)
+  }
+
+  /// `  › a [12-3        ]  a: '12-3' is not an integer; still using 12`
+  private func fieldLine(_ field: FieldState, focused: Bool) -> StyledLine {
+    let padding = String(repeating: " ", count: max(Self.fieldWidth - field.text.count, 0))
+    var line = StyledLine("  ")
+    let style: TextStyle = focused ? .focus : .plain
+    line.append("\(focused ? "›" : " ") \(field.name) [", style: style)
+    line.append(String(field.text) + padding)
+    line.append("]", style: style)
+    if let message = field.message {
+      line.append("  ")
+      line.append(message, style: .error)
+    }
+    return line
+  }
+
+  /// `    = 42`, `    ⠋ computing… (last: 31)`, `    waiting for both numbers`, `    error: result out of range`.
+  private func resultLine(_ result: PanelResult, tick: Int) -> StyledLine {
+    var line = StyledLine("    ")
+    switch result.status {
+    case .waiting:
+      line.append("waiting for both numbers", style: .hint)
+    case .computing:
+      line.append("\(Spinner.frame(tick)) computing…", style: .computing)
+      if let last = result.last { line.append(" (last: \(last))", style: .hint) }
+    case .result(let sum):
+      line.append("= ")
+      line.append(String(sum), style: .result)
+    case .error(let error):
+      line.append("error: \(error)", style: .error)
+    }
+    return line
+  }
+}

@@ -1,0 +1,23 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The size of the terminal window, in character cells.
+struct TerminalSize: Hashable, Sendable {
+  var rows: Int
+  var columns: Int
+
+  /// The size a terminal has when it cannot say: the classic 24 × 80.
+  static let fallback = TerminalSize(rows: 24, columns: 80)
+
+  /// The size of the terminal on `descriptor`, or ``fallback`` when it is not a terminal or reports zero.
+  static func of(descriptor: Int32) -> TerminalSize {
+    var window = winsize()
+    guard ioctl(descriptor, UInt(TIOCGWINSZ), &window) == 0, window.ws_row > 0, window.ws_col > 0 else {
+      return fallback
+    }
+    return TerminalSize(rows: Int(window.ws_row), columns: Int(window.ws_col))
+  }
+}

@@ -1,0 +1,101 @@
+import Calculator
+import Testing
+
+@testable import CalculatorTerminal
+
+@Suite("FormRenderer")
+struct FormRendererTests {
+  static let renderer = FormRenderer(title: "calc · engine task")
+  static let help = "Tab/↑↓ move · digits, -, Backspace edit · q, Esc or Ctrl-C quit"
+
+  static func form(_ keys: [Key], panels: Int = 1) -> FormState {
+    var form = FormState(panelCount: panels)
+    for key in keys { form.apply(FormAction(key)) }
+    return form
+  }
+
+  /// Renders into an in-memory screen 100 × 30 and returns its non-trailing text.
+  static func screen(_ form: FormState, _ results: [PanelResult], tick: Int = 0) -> [String] {
+    var screen = Screen(size: TerminalSize(rows: 30, columns: 100), colour: true)
+    _ = screen.draw(renderer.render(form, results: results, tick: tick))
+    var text = screen.text
+    while text.last == "" { text.removeLast() }
+    return text.map { line in String(line.reversed().drop { $0 == " " }.reversed()) }
+  }
+
+  static let empty = String(repeating: " ", count: 24)
+
+  @Test("an empty form waits for both numbers and shows the key help")
+  func emptyForm() {
+    #expect(
+      Self.screen(Self.form([]), [PanelResult(status: .waiting)]) == [
+        "calc · engine task",
+        "",
+        "  › a [\(Self.empty)]",
+        "    b [\(Self.empty)]",
+        "    waiting for both numbers",
+        "",
+        Self.help,
+      ])
+  }
+
+  @Test(
+    "the result line, for each status",
+    arguments: [
+      (PanelResult(status: .result(42)), 0, "    = 42"),
+      (PanelResult(status: .computing, last: 31), 0, "    ⠋ computing… (last: 31)"),
+      (PanelResult(status: .computing, last: 31), 3, "    ⠸ computing… (last: 31)"),
+      (PanelResult(status: .computing), 1, "    ⠙ computing…"),
+      (PanelResult(status: .waiting, last: 7), 0, "    waiting for both numbers"),
+      (PanelResult(status: .error(.overflow), last: 7), 0, "    error: result out of range"),
+    ])
+  func resultLine(result: PanelResult, tick: Int, line: String) {
+    #expect(Self.screen(Self.form([]), [result], tick: tick)[4] == line)
+  }
+
+  @Test("a field that is not an integer says so next to it, naming the field and the number still used")
+  func fieldMessage() {
+    let form = Self.form(Array("12-3".map(Key.character)) + [.tab])
+    let lines = Self.screen(form, [PanelResult(status: .waiting)])
+    #expect(lines[2] == "    a [12-3                    ]  a: '12-3' is not an integer; still using 12")
+  }
+
+  @Test("the cursor stands in the focused field at the text cursor")
+  func cursor() {
+    let form = Self.form([.tab, .character("3"), .character("0"), .left])
+    let frame = Self.renderer.render(form, results: [PanelResult(status: .waiting)], tick: 0)
+    #expect(frame.cursor == Frame.Position(row: 3, column: FormRenderer.fieldColumn + 1))
+    #expect(frame.text[3] == "  › b [30                      ]")
+  }
+
+  @Test("with two panels, each has a heading, its fields and its result")
+  func twoPanels() {
+    let form = Self.form([.tab, .tab, .character("5")], panels: 2)
+    let lines = Self.screen(form, [PanelResult(status: .result(1)), PanelResult(status: .result(1))])
+    #expect(
+      lines == [
+        "calc · engine task",
+        "",
+        "Panel 1 of 2 · one shared calculation",
+        "    a [\(Self.empty)]",
+        "    b [\(Self.empty)]",
+        "    = 1",
+        "",
+        "Panel 2 of 2 · one shared calculation",
+        "  › a [5                       ]",
+        "    b [\(Self.empty)]",
+        "    = 1",
+        "",
+        Self.help,
+      ])
+  }
+
+  @Test("the focused field, results and errors are styled; the rest is plain")
+  func styles() {
+    let form = Self.form([])
+    let frame = Self.renderer.render(form, results: [PanelResult(status: .error(.overflow))], tick: 0)
+    #expect(frame.lines[2].spans.contains { $0.style == .focus })
+    #expect(!frame.lines[3].spans.contains { $0.style == .focus })
+    #expect(frame.lines[4].spans.contains { $0.style == .error })
+  }
+}

@@ -1,0 +1,132 @@
+import Calculator
+import RippleTesting
+import Testing
+
+@testable import CalculatorTerminal
+
+@Suite("FormSession", .timeLimit(.minutes(1)))
+@MainActor
+struct FormSessionTests {
+  @Test("typing both numbers shows their sum (pipeline, instant calculator)")
+  func typingShowsSum() async {
+    let model = CalculatorModel(engine: .pipeline, calculator: .instant)
+    let harness = SessionHarness(models: [model])
+    #expect(harness.screen[4] == "    waiting for both numbers")
+    harness.type("12")
+    harness.type([.tab])
+    harness.type("30")
+    #expect(model.input == Input(a: 12, b: 30))
+    await harness.waitForScreen { $0[4] == "    = 42" }
+    #expect(harness.screen[2] == "    a [12                      ]")
+    #expect(harness.screen[3] == "  › b [30                      ]")
+    #expect(harness.terminal.unknown.isEmpty)
+  }
+
+  @Test("a field that is not an integer keeps the model's number and says why")
+  func badTextKeepsNumber() async {
+    let model = CalculatorModel(engine: .pipeline, calculator: .instant)
+    let harness = SessionHarness(models: [model])
+    harness.type("12")
+    harness.type([.tab])
+    harness.type("1")
+    await harness.waitForScreen { $0[4] == "    = 13" }
+    harness.type([.backTab])
+    harness.type("-3")
+    #expect(model.a == 12)
+    #expect(harness.screen[2].hasSuffix("a: '12-3' is not an integer; still using 12"))
+    #expect(harness.screen[4] == "    = 13")
+    harness.type([.backspace, .backspace, .backspace, .backspace])
+    #expect(model.a == nil)
+    await harness.waitForScreen { $0[4] == "    waiting for both numbers" }
+  }
+
+  @Test("overflow is shown in words")
+  func overflow() async {
+    let model = CalculatorModel(engine: .task, calculator: .instant)
+    let harness = SessionHarness(models: [model])
+    harness.type(String(Int.max))
+    harness.type([.tab, .character("1")])
+    await harness.waitForScreen { $0[4] == "    error: result out of range" }
+  }
+
+  @Test("while computing, a spinner turns next to the last result; it stops, and its timer with it, when done")
+  func spinner() async {
+    let calculatorClock = TestClock()
+    let tickClock = TestClock()
+    let model = CalculatorModel(
+      engine: .task, calculator: .live(delay: .seconds(1), clock: calculatorClock), clock: calculatorClock)
+    let harness = SessionHarness(models: [model], clock: tickClock)
+    #expect(!harness.session.isTicking)
+    harness.type("1")
+    harness.type([.tab, .character("2")])
+    await calculatorClock.waitForSleeper(until: .init(offset: .seconds(1)))
+    await calculatorClock.advance(by: .seconds(1))
+    await harness.waitForScreen { $0[4] == "    = 3" }
+    #expect(!harness.session.isTicking)
+
+    harness.type("0")
+    #expect(harness.session.isTicking)
+    #expect(harness.screen[4] == "    ⠋ computing… (last: 3)")
+    for (step, frame) in ["⠙", "⠹"].enumerated() {
+      await tickClock.waitForSleeper(until: .init(offset: Spinner.interval * (step + 1)))
+      await tickClock.advance(by: Spinner.interval)
+      await harness.waitForTick()
+      #expect(harness.screen[4] == "    \(frame) computing… (last: 3)")
+    }
+    await calculatorClock.waitForSleeper(until: .init(offset: .seconds(2)))
+    await calculatorClock.advance(by: .seconds(1))
+    await harness.waitForScreen { $0[4] == "    = 21" }
+    #expect(!harness.session.isTicking)
+  }
+
+  @Test("two panels on one shared calculation: typing in either shows in both")
+  func sharedPanels() async {
+    let clock = TestClock()
+    let calculation = SharedCalculation(calculator: .live(delay: .seconds(1), clock: clock))
+    let models = (0..<2).map { _ in
+      CalculatorModel(engine: .shared(calculation), calculator: .failing(), clock: clock)
+    }
+    let harness = SessionHarness(models: models)
+    harness.type("12")
+    harness.type([.tab])
+    harness.type("30")
+    #expect(harness.screen[8] == "    a [12                      ]")
+    #expect(harness.screen[9] == "    b [30                      ]")
+    await clock.waitForSleeper(until: .init(offset: .seconds(1)))
+    await clock.advance(by: .seconds(1))
+    await harness.waitForScreen { $0[5] == "    = 42" && $0[10] == "    = 42" }
+
+    // Panel 2's a: replace 12 with 5.
+    harness.type([.tab, .backspace, .backspace])
+    harness.type("5")
+    #expect(models[0].input == Input(a: 5, b: 30))
+    #expect(harness.screen[3] == "    a [5                       ]")
+    #expect(harness.screen[8] == "  › a [5                       ]")
+    #expect(harness.screen[5] == "    ⠋ computing… (last: 42)")
+    await clock.waitForSleeper(until: .init(offset: .seconds(2)))
+    await clock.advance(by: .seconds(1))
+    await harness.waitForScreen { $0[5] == "    = 35" && $0[10] == "    = 35" }
+  }
+
+  @Test(
+    "q and Escape quit with 0, Ctrl-C with 130, the end of input with 0",
+    arguments: [
+      (AppEvent.terminal(.key(.character("q"))), 0),
+      (.terminal(.key(.escape)), 0),
+      (.terminal(.key(.interrupt)), 130),
+      (.terminal(.inputEnded), 0),
+    ] as [(AppEvent, Int32)])
+  func quitting(event: AppEvent, status: Int32) {
+    let harness = SessionHarness(models: [CalculatorModel(engine: .pipeline, calculator: .instant)])
+    #expect(harness.session.handle(.terminal(.key(.character("1")))) == nil)
+    #expect(harness.session.handle(event) == status)
+  }
+
+  @Test("a resize repaints the whole screen at the new size")
+  func resize() {
+    let harness = SessionHarness(models: [CalculatorModel(engine: .pipeline, calculator: .instant)])
+    #expect(harness.session.handle(.terminal(.resized(TerminalSize(rows: 5, columns: 12)))) == nil)
+    #expect(harness.session.screen.size == TerminalSize(rows: 5, columns: 12))
+    #expect(harness.session.screen.text == ["calc", "", "  › a [     ", "    b [     ", "    waiting "])
+  }
+}

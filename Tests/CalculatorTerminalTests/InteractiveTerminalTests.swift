@@ -1,0 +1,158 @@
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The real `calc`, run interactively in a tmux window: typed into, read back, quit, and checked to leave the
+/// terminal as it found it. tmux must be installed (`.ci/run` installs it).
+@Suite("Interactive calc in a terminal (tmux)", .serialized, .timeLimit(.minutes(2)))
+struct InteractiveTerminalTests {
+  static let help = "Tab/↑↓ move · digits, -, Backspace edit · q, Esc or Ctrl-C quit"
+
+  /// A script that saves the terminal settings, runs `calc arguments` as its own process (its pid in the file
+  /// `pid`), saves the settings again, then reports calc's exit status and keeps the window open. `environment`
+  /// prefixes calc's command line (`env -u NO_COLOR`).
+  static func script(_ arguments: String, environment: String = "") throws -> String {
+    let calc = try #require(Tmux.calcExecutable(), "the calc executable is not next to the test bundle")
+    return """
+      stty -g > before
+      \(environment) sh -c 'echo $$ > pid; exec "$0" "$@"' \(Tmux.quote(calc)) \(arguments)
+      status=$?
+      stty -g > after
+      stty -a > after-all
+      echo "calc exited $status"
+      exec cat
+
+      """
+  }
+
+  /// Checks that the settings after `calc` equal those before it, with line editing and echo on.
+  static func expectRestored(_ tmux: Tmux, sourceLocation: SourceLocation = #_sourceLocation) {
+    let before = tmux.file("before")
+    #expect(before != nil, sourceLocation: sourceLocation)
+    #expect(tmux.file("after") == before, sourceLocation: sourceLocation)
+    let flags = Set((tmux.file("after-all") ?? "").split { $0 == " " || $0 == ";" || $0 == "\n" })
+    #expect(flags.isSuperset(of: ["icanon", "echo", "isig", "icrnl"]), sourceLocation: sourceLocation)
+  }
+
+  static func trimmed(_ screen: [String]) -> [String] {
+    screen.map { String($0.reversed().drop { $0 == " " }.reversed()) }
+  }
+
+  @Test("types into both panels of a shared calculation, sees the sums, quits with Ctrl-C, restores the terminal")
+  func sharedPanels() async throws {
+    let tmux = try Tmux(script: Self.script("--engine shared --delay 0"))
+    defer { tmux.close() }
+
+    try await tmux.waitForScreen("the form") { $0.contains(Self.help) }
+    try tmux.send("12", literal: true)
+    try tmux.send("Tab")
+    try tmux.send("30", literal: true)
+    var screen = try await tmux.waitForScreen("42 in both panels") {
+      Self.trimmed($0).filter { $0 == "    = 42" }.count == 2
+    }
+    #expect(Self.trimmed(screen).filter { $0.hasPrefix("    a [12 ") }.count == 2)
+
+    // Into panel 2's a: replace 12 with 5; panel 1 follows.
+    try tmux.send("Tab", "BSpace", "BSpace")
+    try tmux.send("5", literal: true)
+    screen = try await tmux.waitForScreen("35 in both panels") {
+      Self.trimmed($0).filter { $0 == "    = 35" }.count == 2
+    }
+    #expect(Self.trimmed(screen).filter { $0.hasPrefix("    a [5 ") || $0.hasPrefix("  › a [5 ") }.count == 2)
+
+    try tmux.send("-", literal: true)
+    try await tmux.waitForScreen("the complaint about 5-") {
+      $0.contains { $0.hasSuffix("a: '5-' is not an integer; still using 5") }
+    }
+
+    try tmux.send("C-c")
+    screen = try await tmux.waitForScreen("calc to exit") { $0.contains("calc exited 130") }
+    #expect(!screen.contains(Self.help), "the alternate screen was left")
+    Self.expectRestored(tmux)
+  }
+
+  enum Exit: String, CaseIterable, CustomTestStringConvertible {
+    case q, escape, interrupt, terminate, hangUp, interruptSignal
+
+    var testDescription: String { rawValue }
+
+    var status: Int32 {
+      switch self {
+      case .q, .escape: 0
+      case .interrupt, .interruptSignal: 130
+      case .terminate: 143
+      case .hangUp: 129
+      }
+    }
+  }
+
+  @Test("every way out restores the terminal", arguments: Exit.allCases)
+  func exitPaths(exit: Exit) async throws {
+    let tmux = try Tmux(script: Self.script("--engine task --delay 0"))
+    defer { tmux.close() }
+    try await tmux.waitForScreen("the form") { $0.contains(Self.help) }
+    try tmux.send("7", literal: true)
+    try await tmux.waitForScreen("7 typed") { Self.trimmed($0).contains("  › a [7                       ]") }
+    let pid = try #require(tmux.file("pid").flatMap { Int32($0.filter(\.isNumber)) })
+    switch exit {
+    case .q: try tmux.send("q", literal: true)
+    case .escape: try tmux.send("Escape")
+    case .interrupt: try tmux.send("C-c")
+    case .terminate: kill(pid, SIGTERM)
+    case .hangUp: kill(pid, SIGHUP)
+    case .interruptSignal: kill(pid, SIGINT)
+    }
+    let screen = try await tmux.waitForScreen("calc to exit") { $0.contains { $0.hasPrefix("calc exited") } }
+    #expect(screen.contains("calc exited \(exit.status)"))
+    #expect(!screen.contains(Self.help))
+    Self.expectRestored(tmux)
+  }
+
+  @Test("the spinner turns while a slow calculation runs")
+  func spinner() async throws {
+    let tmux = try Tmux(script: Self.script("--engine task --delay 30s"))
+    defer { tmux.close() }
+    try await tmux.waitForScreen("the form") { $0.contains(Self.help) }
+    try tmux.send("1", "Tab", "2", literal: false)
+    let first = try await tmux.waitForScreen("computing") { $0.contains { $0.hasSuffix(" computing…") } }
+    let frame = first.first { $0.hasSuffix(" computing…") }
+    try await tmux.waitForScreen("another spinner frame") {
+      $0.contains { $0.hasSuffix(" computing…") && $0 != frame }
+    }
+    try tmux.send("q", literal: true)
+    try await tmux.waitForScreen("calc to exit") { $0.contains("calc exited 0") }
+    Self.expectRestored(tmux)
+  }
+
+  @Test("a resize repaints the form at the new width")
+  func resize() async throws {
+    let tmux = try Tmux(script: Self.script("--engine pipeline"))
+    defer { tmux.close() }
+    try await tmux.waitForScreen("the form") { $0.contains(Self.help) }
+    try tmux.resize(columns: 30, rows: 20)
+    try await tmux.waitForScreen("the help cut to 30 columns") { $0.contains(String(Self.help.prefix(30))) }
+    try tmux.resize(columns: 100, rows: 30)
+    try await tmux.waitForScreen("the whole help again") { $0.contains(Self.help) }
+    try tmux.send("q", literal: true)
+    try await tmux.waitForScreen("calc to exit") { $0.contains("calc exited 0") }
+  }
+
+  @Test(
+    "colour by default; NO_COLOR turns it off",
+    arguments: [("env -u NO_COLOR", true), ("env NO_COLOR=1", false)])
+  func noColor(environment: String, coloured: Bool) async throws {
+    // (`swift test` itself sets NO_COLOR, and the tmux server inherits it: each case sets it explicitly.)
+    let tmux = try Tmux(script: Self.script("--engine pipeline", environment: environment))
+    defer { tmux.close() }
+    try await tmux.waitForScreen("the form") { $0.contains(Self.help) }
+    // The focused field's marker is drawn in cyan (SGR 36) unless colour is off.
+    let styled = tmux.capture(styles: true).joined(separator: "\n")
+    #expect(styled.contains("\u{1b}[36m") == coloured, "\(styled)")
+    try tmux.send("q", literal: true)
+    try await tmux.waitForScreen("calc to exit") { $0.contains("calc exited 0") }
+  }
+}

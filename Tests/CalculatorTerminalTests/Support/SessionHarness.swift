@@ -1,0 +1,84 @@
+import Calculator
+import RippleTesting
+
+@testable import CalculatorTerminal
+
+/// Runs a ``FormSession`` as the app does, but with a virtual terminal for output and the test as the event
+/// loop: keys go in through ``type(_:)``, and ``waitForScreen(_:)`` handles the session's own events (model
+/// changes, spinner ticks) until the screen shows what the test expects.
+@MainActor
+final class SessionHarness {
+  let session: FormSession
+  private let output: Output
+  private var events: AsyncStream<AppEvent>.Iterator
+
+  final class Output {
+    var terminal: VirtualTerminal
+    init(_ terminal: VirtualTerminal) { self.terminal = terminal }
+  }
+
+  init(models: [CalculatorModel], size: TerminalSize = .init(rows: 30, columns: 100), clock: TestClock = TestClock()) {
+    let (stream, continuation) = AsyncStream.makeStream(of: AppEvent.self)
+    let output = Output(VirtualTerminal(rows: size.rows, columns: size.columns))
+    self.output = output
+    events = stream.makeAsyncIterator()
+    session = FormSession(
+      models: models, title: "calc", size: size, colour: true, clock: clock,
+      post: { continuation.yield($0) }, write: { output.terminal.apply($0) })
+    session.start()
+  }
+
+  deinit {
+    MainActor.assumeIsolated { session.stop() }
+  }
+
+  /// The virtual terminal's text, trailing blank lines dropped.
+  var screen: [String] {
+    var text = output.terminal.text
+    while text.last == "" { text.removeLast() }
+    return text
+  }
+
+  var terminal: VirtualTerminal { output.terminal }
+
+  /// Presses `keys`; returns the exit status if one of them quit.
+  @discardableResult
+  func type(_ keys: [Key]) -> Int32? {
+    for key in keys {
+      if let status = session.handle(.terminal(.key(key))) { return status }
+    }
+    return nil
+  }
+
+  /// Types `text` as characters.
+  func type(_ text: String) {
+    type(text.map(Key.character))
+  }
+
+  /// Handles the session's events until `condition` holds for the screen. Returns the events handled.
+  @discardableResult
+  func waitForScreen(_ condition: ([String]) -> Bool) async -> [AppEvent] {
+    var handled: [AppEvent] = []
+    while !condition(screen), let event = await nextEvent() {
+      _ = session.handle(event)
+      handled.append(event)
+    }
+    return handled
+  }
+
+  /// The session's next event. (The iterator is copied out: an actor-isolated property cannot be iterated in
+  /// place; copies share the stream's state.)
+  private func nextEvent() async -> AppEvent? {
+    var iterator = events
+    defer { events = iterator }
+    return await iterator.next(isolation: MainActor.shared)
+  }
+
+  /// Handles events until the next spinner tick, which it handles too.
+  func waitForTick() async {
+    while let event = await nextEvent() {
+      _ = session.handle(event)
+      if case .tick = event { return }
+    }
+  }
+}

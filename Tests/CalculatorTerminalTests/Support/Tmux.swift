@@ -1,0 +1,152 @@
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A detached tmux session on a server of its own, running a shell script: the real terminal an end-to-end test
+/// types into and reads back.
+///
+/// Each session uses its own server, on a socket in its own temporary directory (`tmux -S`), so tests never
+/// touch the user's tmux; ``close()`` kills the server and removes the directory. Screens are read with `capture-pane`; ``waitForScreen(_:timeout:sourceLocation:_:)`` polls until the
+/// screen matches, and on timeout fails with the last screen captured.
+final class Tmux {
+  let socket: String
+  let directory: String
+  static let session = "calc"
+
+  /// Starts `script` (shell text, run by `sh` in `directory`) in a detached window of `columns` × `rows`.
+  init(script: String, columns: Int = 100, rows: Int = 30) throws {
+    guard Self.shell("command -v tmux").status == 0 else {
+      throw Failure("tmux is not installed: .ci/run installs it (apt-get install tmux)")
+    }
+    var template = Array("/tmp/calc-e2e-XXXXXX".utf8CString)
+    guard let created = mkdtemp(&template) else { throw Failure("mkdtemp failed") }
+    directory = String(cString: created)
+    // The socket lives in the directory, so removing the directory leaves nothing behind.
+    socket = "\(directory)/tmux.socket"
+    let scriptPath = "\(directory)/run.sh"
+    try Self.writeFile(scriptPath, "cd \(Self.quote(directory))\n" + script)
+    try run(
+      "new-session -d -x \(columns) -y \(rows) -s \(Self.session) \(Self.quote("sh \(Self.quote(scriptPath))"))")
+  }
+
+  /// Kills the tmux server and removes the directory.
+  func close() {
+    _ = Self.shell("tmux -S \(Self.quote(socket)) kill-server 2>/dev/null; rm -rf \(Self.quote(directory))")
+  }
+
+  /// Sends `keys` as `tmux send-keys` names them: `12`, `Tab`, `BSpace`, `Escape`, `C-c`. Each argument is sent
+  /// literally when `literal` is true.
+  func send(_ keys: String..., literal: Bool = false) throws {
+    let flags = literal ? "-l " : ""
+    try run("send-keys -t \(Self.session) \(flags)\(keys.map(Self.quote).joined(separator: " "))")
+  }
+
+  /// Resizes the window.
+  func resize(columns: Int, rows: Int) throws {
+    try run("resize-window -t \(Self.session) -x \(columns) -y \(rows)")
+  }
+
+  /// The screen's lines, as `capture-pane -p` prints them; with `styles`, including the escape sequences of
+  /// colours and attributes (`-e`).
+  func capture(styles: Bool = false) -> [String] {
+    let flags = styles ? "-p -e" : "-p"
+    let (_, output) = Self.shell("tmux -S \(Self.quote(socket)) capture-pane \(flags) -t \(Self.session)")
+    return output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+  }
+
+  /// Polls the screen until `condition` holds and returns it; records an issue with the last screen if it does
+  /// not within `timeout`. (An end-to-end test waits for an external process: polling an exact expected screen
+  /// with a generous deadline is the bounded way to do it.)
+  @discardableResult
+  func waitForScreen(
+    _ description: String, timeout: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: ([String]) -> Bool
+  ) async throws -> [String] {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    var screen = capture()
+    while !condition(screen) {
+      guard clock.now < deadline else {
+        Issue.record(
+          "timed out waiting for \(description); last screen:\n\(screen.joined(separator: "\n"))",
+          sourceLocation: sourceLocation)
+        throw Failure("timed out waiting for \(description)")
+      }
+      try await clock.sleep(for: .milliseconds(20))
+      screen = capture()
+    }
+    return screen
+  }
+
+  /// The contents of `name` in the session's directory, or `nil`.
+  func file(_ name: String) -> String? {
+    guard let stream = fopen("\(directory)/\(name)", "r") else { return nil }
+    defer { fclose(stream) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = fread(&buffer, 1, buffer.count, stream)
+      if count <= 0 { break }
+      bytes += buffer.prefix(count)
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  private func run(_ arguments: String) throws {
+    let (status, output) = Self.shell("tmux -S \(Self.quote(socket)) \(arguments) 2>&1")
+    guard status == 0 else { throw Failure("tmux \(arguments) failed (\(status)): \(output)") }
+  }
+
+  /// An error with a message.
+  struct Failure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+  }
+
+  /// `text` quoted for `sh`.
+  static func quote(_ text: String) -> String {
+    "'" + text.replacing("'", with: "'\\''") + "'"
+  }
+
+  /// Runs `command` with `sh -c`; returns its exit status and standard output.
+  static func shell(_ command: String) -> (status: Int32, output: String) {
+    guard let pipe = popen(command, "r") else { return (-1, "") }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = fread(&buffer, 1, buffer.count, pipe)
+      if count <= 0 { break }
+      bytes += buffer.prefix(count)
+    }
+    let status = pclose(pipe)
+    return ((status >> 8) & 0xff, String(decoding: bytes, as: UTF8.self))
+  }
+
+  private static func writeFile(_ path: String, _ text: String) throws {
+    guard let stream = fopen(path, "w") else { throw Failure("cannot write \(path)") }
+    defer { fclose(stream) }
+    let bytes = Array(text.utf8)
+    guard fwrite(bytes, 1, bytes.count, stream) == bytes.count else { throw Failure("cannot write \(path)") }
+  }
+
+  /// The built `calc`: it sits in the build products directory, next to the test bundle that runs this code.
+  static func calcExecutable() -> String? {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    var candidates: [String] = []
+    if length > 0 {
+      let executable = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      // …/debug/RipplePackageTests.xctest (Linux), or …/debug/X.xctest/Contents/MacOS/X: try every ancestor.
+      var directory = executable
+      while let slash = directory.lastIndex(of: "/"), slash != directory.startIndex {
+        directory = String(directory[..<slash])
+        candidates.append(directory + "/calc")
+      }
+    }
+    return candidates.first { access($0, X_OK) == 0 }
+  }
+}
