@@ -1,3 +1,4 @@
+import Observation
 import RippleTesting
 import Synchronization
 import Testing
@@ -134,6 +135,64 @@ struct GuideDiagramTests {
     }
     #expect(target.writes.entries == ["a at 0.0 seconds", "b at 2.0 seconds", "c at 5.0 seconds"])
     #expect(returned == .init(offset: .seconds(6)))
+  }
+}
+
+/// The examples of `Sources/RippleTesting/RippleTesting.docc/TestingTimeWithTestClock.md`, run.
+@Suite("Guide: Testing time with TestClock", .timeLimit(.minutes(1)))
+struct TestingTimeGuideTests {
+  @Test("lockstep: a debounced stream settles on the last value of a burst")
+  func lockstepExample() async {
+    let clock = TestClock()
+    let settled = await clock.lockstep {
+      let (input, continuation) = AsyncStream.makeStream(of: Int.self)
+      async let settled: [Int] = {
+        var seen: [Int] = []
+        for await value in input.debounce(for: .seconds(1), clock: clock) { seen.append(value) }
+        return seen
+      }()
+      continuation.yield(1)
+      await clock.advance(by: .milliseconds(500))
+      continuation.yield(2)
+      await clock.advance(by: .seconds(1))
+      continuation.finish()
+      await clock.run()
+      return await settled
+    }
+    #expect(settled == [2])
+  }
+
+  @Test("waitForSleeper: a main-actor model's sleep is scheduled before the clock moves")
+  @MainActor func waitForSleeperExample() async {
+    let clock = TestClock()
+    let reminder = Reminder()
+    reminder.schedule(after: .seconds(5), clock: clock)
+    await clock.waitForSleeper(until: .init(offset: .seconds(5)))
+    await clock.advance(by: .seconds(5))
+    for await fired in Observed({ reminder.fired }) where fired { break }
+    #expect(reminder.fired)
+    #expect(clock.now == .init(offset: .seconds(5)))
+  }
+
+  @Test("marbles: a pipeline of your own, and the notation's examples")
+  func marbleExamples() async {
+    #expect(await marbles("a-b-c|") { inputs, _ in inputs[0].map { $0.uppercased() } } == "A-B-C|")
+    #expect(await marbles("a-b-c|", "-x---|") { inputs, _ in merge(inputs[0], inputs[1]) } == "axb-c|")
+    #expect(await marbles("[ab]-c|") { inputs, _ in inputs[0] } == "[ab]-c|")
+  }
+}
+
+/// A main-actor model that sets a flag after a delay, as the guide's example.
+@MainActor @Observable final class Reminder {
+  private(set) var fired = false
+  @ObservationIgnored private let slot = TaskSlot()
+
+  func schedule(after delay: Duration, clock: some Clock<Duration>) {
+    slot.run(id: 0) { [weak self] in
+      try? await clock.sleep(for: delay)
+      guard !Task.isCancelled else { return }
+      self?.fired = true
+    }
   }
 }
 
