@@ -1,7 +1,23 @@
 /// A type-erased `Clock<Duration>`, so a model can take any clock — `ContinuousClock` in the app, a `TestClock`
 /// in tests — without becoming generic.
+///
+/// Use it to store a clock of a type chosen by the caller. Its instants count from the moment the clock was
+/// wrapped, so two `AnyClock`s wrapping one clock at different times do not share instants.
+///
+/// ```swift
+/// let clock = AnyClock(ContinuousClock())
+/// let start = clock.now                       // offset zero
+/// try await clock.sleep(for: .milliseconds(10))
+/// print(start.duration(to: clock.now) >= .milliseconds(10))  // true
+/// ```
+///
+/// Sleeping throws `CancellationError` when the sleeping task is cancelled, as the wrapped clock does.
 public struct AnyClock: Clock {
   /// An instant of the erased clock: the time since the clock was wrapped.
+  ///
+  /// ```swift
+  /// let later = clock.now.advanced(by: .seconds(1))
+  /// ```
   public struct Instant: InstantProtocol {
     /// Time since the wrapped clock's instant at wrapping.
     public var offset: Duration
@@ -16,12 +32,12 @@ public struct AnyClock: Clock {
 
   private let box: any _ClockBox
 
-  /// Wraps `clock`.
+  /// Wraps `clock`; the new clock's zero is `clock.now`.
   public init<C: Clock<Duration>>(_ clock: C) {
     box = _ConcreteClockBox(clock)
   }
 
-  /// The current instant.
+  /// The current instant: how long since the clock was wrapped, on the wrapped clock.
   public var now: Instant { Instant(offset: box.elapsed) }
   /// The wrapped clock's resolution.
   public var minimumResolution: Duration { box.minimumResolution }

@@ -1,9 +1,20 @@
 /// Which of the four slow-calculator designs a ``CalculatorModel`` runs.
+///
+/// Pick the design to compare, or the one whose timing your screen needs; every engine shows the same final result.
+/// See <doc:TheFourDesigns> for how each works and how their timing differs.
+///
+/// ```swift
+/// let typing = CalculatorModel(engine: .debounce(interval: .seconds(1)), calculator: .live(delay: .zero))
+/// let restarting = CalculatorModel(engine: .task, calculator: .live(delay: .seconds(1)))
+/// print(CalculatorEngine.task.name)          // task
+/// print(CalculatorEngine.task.defaultDelay)  // 1.0 seconds
+/// ```
 public enum CalculatorEngine: Sendable {
   /// The Observation pipeline: `Observed` on `a` and `b`, `compacted()`, `removeDuplicates()`,
   /// `combineLatest`, then the calculator through `mapLatest`.
   case pipeline
-  /// The Combine original: input changes debounced for `interval`, then calculated.
+  /// The Combine original: input changes debounced for `interval` on the model's clock, then calculated; a newer
+  /// settled input cancels the calculation in flight.
   case debounce(interval: Duration)
   /// Restart on change, as SwiftUI's `.task(id: input)`: each change cancels the calculation in flight and
   /// starts a new one; the model's end cancels it.

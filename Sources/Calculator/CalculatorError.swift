@@ -1,4 +1,15 @@
 /// Why a calculation has no result.
+///
+/// ``SlowCalculator`` throws it, and ``CalculatorStatus/error(_:)`` shows it; its `description` is the text `calc`
+/// prints.
+///
+/// ```swift
+/// do {
+///   _ = try SlowCalculator.sum(Input(a: .max, b: 1))
+/// } catch {
+///   print(error)  // result out of range
+/// }
+/// ```
 public enum CalculatorError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The sum does not fit in an `Int`.
   case overflow

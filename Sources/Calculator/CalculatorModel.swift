@@ -16,10 +16,12 @@ import Ripple
 /// ```
 ///
 /// Releasing the model cancels every task it started. The calculator is the dependency a preview or test
-/// substitutes (``SlowCalculator/instant``, ``SlowCalculator/failing(_:)``); `clock` times the debounce.
+/// substitutes (``SlowCalculator/instant``, ``SlowCalculator/failing(_:)``); `clock` times the debounce. Every
+/// property a view shows is observable: ``status``, ``result``, ``isCalculating`` and ``error`` are computed from
+/// the observed ``input`` and ``outcome``. See <doc:TheFourDesigns>.
 @MainActor @Observable
 public final class CalculatorModel {
-  /// The design this model runs.
+  /// The design this model runs, fixed at creation.
   public let engine: CalculatorEngine
   @ObservationIgnored let calculator: SlowCalculator
   @ObservationIgnored let clock: AnyClock
@@ -32,6 +34,13 @@ public final class CalculatorModel {
   private var ownOutcome: Outcome?
 
   /// Creates a model running `engine`.
+  ///
+  /// The pipeline and debounce engines start their task here; the task and shared engines start one per input.
+  ///
+  /// ```swift
+  /// let model = CalculatorModel(engine: .pipeline, calculator: .instant)  // a preview's model
+  /// let tested = CalculatorModel(engine: .debounce(interval: .seconds(1)), calculator: .instant, clock: TestClock())
+  /// ```
   ///
   /// - Parameters:
   ///   - engine: The design.
@@ -49,6 +58,9 @@ public final class CalculatorModel {
   }
 
   /// Both fields.
+  ///
+  /// Setting it to a different value starts the engine's reaction: a restart for the task and shared engines, a
+  /// transaction the pipelines observe. For the shared engine it reads and writes the shared object's input.
   public var input: Input {
     get {
       if case .shared(let shared) = engine { return shared.input }
@@ -65,39 +77,56 @@ public final class CalculatorModel {
     }
   }
 
-  /// The first field's number, `nil` while it holds none.
+  /// The first field's number, `nil` while it holds none; a binding target for a number field.
+  ///
+  /// ```swift
+  /// TextField("a", value: $model.a, format: .number)  // with `@Bindable var model`
+  /// ```
   public var a: Int? {
     get { input.a }
     set { input.a = newValue }
   }
 
-  /// The second field's number, `nil` while it holds none.
+  /// The second field's number, `nil` while it holds none; a binding target for a number field.
   public var b: Int? {
     get { input.b }
     set { input.b = newValue }
   }
 
-  /// The latest calculation's outcome, for whichever input it was.
+  /// The latest calculation's outcome, for whichever input it was; `nil` until the first calculation ends.
+  ///
+  /// Cancelled calculations report nothing, so this never goes back to an older input's outcome.
   public var outcome: Outcome? {
     if case .shared(let shared) = engine { return shared.outcome }
     return ownOutcome
   }
 
   /// What the result area shows for the current input.
+  ///
+  /// ```swift
+  /// switch model.status {
+  /// case .waiting: Text("Enter two numbers")
+  /// case .computing: ProgressView()
+  /// case .result(let sum): Text(sum, format: .number)
+  /// case .error(let error): Text(error.description)
+  /// }
+  /// ```
   public var status: CalculatorStatus {
     CalculatorStatus.of(input, latest: outcome)
   }
 
-  /// The last sum calculated, kept visible while a newer input is computing.
+  /// The last sum calculated, kept visible while a newer input is computing; `nil` before the first sum or when
+  /// the latest calculation failed.
   public var result: Int? {
     if case .success(let sum) = outcome?.value { return sum }
     return nil
   }
 
-  /// Whether the current input's calculation is in flight (or, for the debounce, waiting to start).
+  /// Whether the current input's calculation is in flight (or, for the debounce, waiting to start): the moment to
+  /// show a progress indicator.
   public var isCalculating: Bool { status == .computing }
 
-  /// The current input's error, if its calculation failed.
+  /// The current input's error, if its calculation failed; `nil` while it computes or when it succeeded.
   public var error: CalculatorError? {
     if case .error(let error) = status { return error }
     return nil

@@ -16,6 +16,11 @@ public struct Input: Hashable, Sendable, CustomStringConvertible {
   public var b: Int?
 
   /// Creates an input; both fields default to empty.
+  ///
+  /// ```swift
+  /// let input = Input(a: 12, b: 30)
+  /// print(input)  // 12 + 30
+  /// ```
   public init(a: Int? = nil, b: Int? = nil) {
     self.a = a
     self.b = b

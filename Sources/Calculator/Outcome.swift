@@ -1,4 +1,12 @@
 /// What one calculation produced: the input it was for, and the sum or the reason there is none.
+///
+/// The engines report outcomes; ``CalculatorModel/status`` compares an outcome's input with the current input to
+/// tell a fresh result from an old one.
+///
+/// ```swift
+/// let outcome = await Outcome.calculate(Input(a: 1, b: 2), with: .instant)
+/// print(outcome?.value == .success(3))  // true
+/// ```
 public struct Outcome: Equatable, Sendable {
   /// The input that was calculated.
   public var input: Input
@@ -13,6 +21,9 @@ public struct Outcome: Equatable, Sendable {
 
   /// Runs `calculator` for a complete `input`; `nil` for an incomplete one (the model waits) or when the
   /// calculation was cancelled (a newer input superseded it).
+  ///
+  /// A ``CalculatorError`` becomes a failed outcome. If the calling task is cancelled, the result is `nil`
+  /// whatever the calculator returned or threw, so a superseded calculation reports nothing.
   public static func calculate(_ input: Input, with calculator: SlowCalculator) async -> Outcome? {
     guard input.operands != nil else { return nil }
     do {
@@ -27,6 +38,13 @@ public struct Outcome: Equatable, Sendable {
 }
 
 /// What the result area shows.
+///
+/// ``CalculatorModel/status`` derives it from the current input and the latest outcome; a view switches over it.
+///
+/// ```swift
+/// print(CalculatorStatus.result(42))              // result 42
+/// print(CalculatorStatus.error(.overflow))        // error result out of range
+/// ```
 public enum CalculatorStatus: Equatable, Sendable, CustomStringConvertible {
   /// A field holds no number.
   case waiting

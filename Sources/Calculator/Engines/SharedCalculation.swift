@@ -20,13 +20,16 @@ import Ripple
 @MainActor @Observable
 public final class SharedCalculation {
   /// The fields; every change restarts the calculation.
+  ///
+  /// Setting an equal value does nothing; an incomplete input cancels the calculation in flight and starts none.
   public var input = Input() {
     didSet {
       if input != oldValue { restart() }
     }
   }
 
-  /// The latest calculation's outcome.
+  /// The latest calculation's outcome; `nil` until the first calculation ends. Superseded calculations report
+  /// nothing.
   public private(set) var outcome: Outcome? {
     didSet {
       if let outcome { onOutcome?(outcome) }
@@ -39,12 +42,19 @@ public final class SharedCalculation {
   @ObservationIgnored private let calculator: SlowCalculator
   @ObservationIgnored private let task = TaskSlot()
 
-  /// Creates a shared calculation using `calculator`.
+  /// Creates a shared calculation using `calculator`; nothing runs until the input is complete.
+  ///
+  /// ```swift
+  /// let calculation = SharedCalculation(calculator: .live(delay: .seconds(1)))
+  /// ```
   public init(calculator: SlowCalculator) {
     self.calculator = calculator
   }
 
   /// Whether a calculation is in flight.
+  ///
+  /// It reads the calculation's task slot, which Observation does not track: a view that must update when it
+  /// changes shows ``CalculatorModel/isCalculating`` of a model bound to this object instead.
   public var isCalculating: Bool { task.isRunning }
 
   private func restart() {

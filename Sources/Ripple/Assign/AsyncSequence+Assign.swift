@@ -8,12 +8,14 @@ extension AsyncSequence {
   ///
   /// ```swift
   /// @MainActor @Observable final class Form {
-  ///   var a = 0, b = 0, sum = 0
+  ///   var a = 0
+  ///   var b = 0
+  ///   var sum = 0
   /// }
   ///
   /// let form = Form()
   /// Task { @MainActor [weak form] in
-  ///   let sums = Observed.untilFinished { [weak form] in
+  ///   let sums = Observed<Int, Never>.untilFinished { [weak form] in
   ///     guard let form else { return .finish }
   ///     return .next(form.a + form.b)
   ///   }
@@ -23,6 +25,9 @@ extension AsyncSequence {
   /// ```
   ///
   /// The assignments run on the caller's isolation, so a main-actor model is written on the main actor.
+  ///
+  /// See <doc:Assign> for the timing diagrams, the design and a comparison with Combine and
+  /// swift-async-algorithms.
   ///
   /// ## Finishing, throwing, cancellation
   /// Returns when the sequence finishes, when the consuming task is cancelled (as the sequence reacts to it), or
@@ -34,6 +39,7 @@ extension AsyncSequence {
   ///   - keyPath: The property to write.
   ///   - object: The object to write to; held weakly from the start (the argument is consumed, so even the
   ///     caller's temporary is released). `nil` returns at once.
+  ///   - isolation: Where the loop runs and the property is written; by default the caller's isolation.
   public func assign<Root: AnyObject>(
     to keyPath: ReferenceWritableKeyPath<Root, Element>,
     on object: consuming Root?,

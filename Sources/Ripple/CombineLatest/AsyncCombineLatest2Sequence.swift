@@ -21,6 +21,9 @@
 /// previous one has been combined into a pair the consumer took, so a slow consumer slows the bases down
 /// instead of collecting a backlog.
 ///
+/// See <doc:CombineLatest> for the timing diagrams, the design and a comparison with Combine and
+/// swift-async-algorithms.
+///
 /// ## Finishing, throwing, cancellation
 /// The sequence finishes when both bases have finished, or as soon as one finishes without ever producing
 /// an element. Both bases share one `Failure` type, which is the sequence's: non-throwing bases give a
@@ -37,7 +40,8 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
 
 /// An asynchronous sequence of pairs of the latest elements of two sequences.
 ///
-/// Create it with ``combineLatest(_:_:)``.
+/// Create it with ``combineLatest(_:_:)``; see <doc:CombineLatest> for its timing and edge cases. It is `Sendable`,
+/// and each iterator iterates the bases anew.
 public struct AsyncCombineLatest2Sequence<Base1: AsyncSequence & Sendable, Base2: AsyncSequence & Sendable>:
   AsyncSequence, Sendable
 where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.Failure {
@@ -81,6 +85,9 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
     }
 
     /// Returns the next pair; `nil` once the sequence has finished.
+    ///
+    /// Throws a base's error once, then returns `nil`. When the consuming task is cancelled it cancels the bases
+    /// and returns `nil`.
     @inlinable
     public mutating func next(
       isolation actor: isolated (any Actor)? = #isolation

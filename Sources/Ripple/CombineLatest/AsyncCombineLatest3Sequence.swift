@@ -17,6 +17,9 @@
 /// operator's own, started on the first `next()`; each base is asked for its next element only once its
 /// previous one has been combined into a triple the consumer took.
 ///
+/// See <doc:CombineLatest> for the timing diagrams, the design and a comparison with Combine and
+/// swift-async-algorithms.
+///
 /// ## Finishing, throwing, cancellation
 /// The sequence finishes when all bases have finished, or as soon as one finishes without ever producing
 /// an element. The bases share one `Failure` type, which is the sequence's: non-throwing bases give a
@@ -38,7 +41,8 @@ where
 
 /// An asynchronous sequence of triples of the latest elements of three sequences.
 ///
-/// Create it with ``combineLatest(_:_:_:)``.
+/// Create it with ``combineLatest(_:_:_:)``; see <doc:CombineLatest> for its timing and edge cases. It is
+/// `Sendable`, and each iterator iterates the bases anew.
 public struct AsyncCombineLatest3Sequence<
   Base1: AsyncSequence & Sendable, Base2: AsyncSequence & Sendable, Base3: AsyncSequence & Sendable
 >: AsyncSequence, Sendable
@@ -91,6 +95,9 @@ where
     }
 
     /// Returns the next triple; `nil` once the sequence has finished.
+    ///
+    /// Throws a base's error once, then returns `nil`. When the consuming task is cancelled it cancels the bases
+    /// and returns `nil`.
     @inlinable
     public mutating func next(
       isolation actor: isolated (any Actor)? = #isolation

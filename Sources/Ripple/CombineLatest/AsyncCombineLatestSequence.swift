@@ -20,6 +20,9 @@
 /// one has been combined into an array the consumer took. While the consumer does not keep the previous
 /// array, the next one reuses its storage.
 ///
+/// See <doc:CombineLatest> for the timing diagrams, the design and a comparison with Combine and
+/// swift-async-algorithms.
+///
 /// ## Finishing, throwing, cancellation
 /// The sequence finishes when all bases have finished, or as soon as one finishes without ever producing
 /// an element. The bases share one `Failure` type, which is the sequence's: non-throwing bases give a
@@ -35,7 +38,8 @@ public func combineLatest<Base: AsyncSequence & Sendable>(
 
 /// An asynchronous sequence of arrays of the latest elements of any number of sequences.
 ///
-/// Create it with ``combineLatest(_:)``.
+/// Create it with ``combineLatest(_:)``; see <doc:CombineLatest> for its timing and edge cases. It is `Sendable`,
+/// and each iterator iterates the bases anew.
 public struct AsyncCombineLatestSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable
 where Base.Element: Sendable {
   /// The latest element of every base, in the order of the bases.
@@ -82,6 +86,9 @@ where Base.Element: Sendable {
     }
 
     /// Returns the next array of latest elements; `nil` once the sequence has finished.
+    ///
+    /// Throws a base's error once, then returns `nil`. When the consuming task is cancelled it cancels the bases
+    /// and returns `nil`.
     @inlinable
     public mutating func next(
       isolation actor: isolated (any Actor)? = #isolation

@@ -7,9 +7,10 @@
 ///
 /// Backpressure: a producer whose element cannot be combined at once suspends until that element has been
 /// combined into an output the consumer took, and only then asks its base for the next one — so each base
-/// has at most one element in flight, as in swift-async-algorithms. When the consumer is already waiting,
-/// the element is combined and handed over at once and the producer does not suspend at all: the steady
-/// path of a fast consumer costs one lock and one resumption per element.
+/// has at most one element in flight. (swift-async-algorithms keeps asking every base until its first output, so
+/// a burst before it is folded into that output; here the first output takes each base's first element.) When
+/// the consumer is already waiting, the element is combined and handed over at once and the producer does not
+/// suspend at all: the steady path of a fast consumer costs one lock and one resumption per element.
 @usableFromInline
 struct _CombineLatestStateMachine<Value: Sendable, Output: Sendable, Failure: Error>: ~Copyable {
   @usableFromInline typealias Consumer = UnsafeContinuation<Result<Output?, Failure>, Never>

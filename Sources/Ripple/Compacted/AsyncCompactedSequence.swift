@@ -12,6 +12,9 @@ extension AsyncSequence {
   ///
   /// The sequence finishes when the base finishes, rethrows the base's error (its `Failure` is the base's,
   /// so a non-throwing base gives a non-throwing sequence), and reacts to cancellation as the base does.
+  ///
+  /// See <doc:Compacted> for the timing diagrams, the design and a comparison with Combine and
+  /// swift-async-algorithms.
   @inlinable
   public func compacted<Unwrapped>() -> AsyncCompactedSequence<Self, Unwrapped> where Element == Unwrapped? {
     AsyncCompactedSequence(self)
@@ -20,7 +23,7 @@ extension AsyncSequence {
 
 /// An asynchronous sequence of the non-`nil` elements of a base sequence of optionals.
 ///
-/// Create it with ``_Concurrency/AsyncSequence/compacted()``. It is `Sendable` when its base is.
+/// Create it with ``_Concurrency/AsyncSequence/compacted()``; see <doc:Compacted>. It is `Sendable` when its base is.
 public struct AsyncCompactedSequence<Base: AsyncSequence, Element>: AsyncSequence where Base.Element == Element? {
   /// The base's error type: the sequence throws only what the base throws.
   public typealias Failure = Base.Failure

@@ -23,6 +23,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// - Cancelling the consuming task, or dropping the iterator, cancels the base's iteration and the timer;
   ///   `next()` then returns `nil`.
   ///
+  /// See <doc:Debounce> for the timing diagrams, the design and a comparison with Combine and
+  /// swift-async-algorithms.
+  ///
   /// - Parameters:
   ///   - interval: How long an element must stay the latest before it is emitted.
   ///   - tolerance: The tolerance passed to `clock` when sleeping.
@@ -50,6 +53,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// emitted before the finish, an error is delivered at once (dropping the pending element), and
   /// cancellation cancels the base.
   ///
+  /// See <doc:Debounce> for the timing diagrams, the design and a comparison with Combine and
+  /// swift-async-algorithms.
+  ///
   /// - Parameters:
   ///   - interval: How long an element must stay the latest before it is emitted.
   ///   - tolerance: The tolerance used when sleeping.
@@ -66,7 +72,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 ///
 /// Create one with ``_Concurrency/AsyncSequence/debounce(for:tolerance:clock:)``. It finishes after
 /// emitting the pending element when its base finishes, throws its base's error as soon as it happens, and
-/// ends when the consuming task is cancelled.
+/// ends when the consuming task is cancelled. See <doc:Debounce> for its timing, edges and design.
 public struct AsyncDebounceSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
 where Base.Element: Sendable {
   /// The base's elements.

@@ -17,10 +17,14 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// result for an element older than one already delivered never follows it. A consumer slower than the results
   /// gets the latest result.
   ///
+  /// See <doc:MapLatest> for the timing diagrams, the design and a comparison with Combine and
+  /// swift-async-algorithms.
+  ///
   /// ## Finishing, throwing, cancellation
   /// When the base finishes, the transform in flight completes and its result is delivered, then the sequence
-  /// finishes. An error from the base ends the sequence after any result already computed. Cancelling the
-  /// consuming task cancels the base and the transform, and `next()` returns `nil`.
+  /// finishes. An error from the base cancels the transform in flight and ends the sequence after any result
+  /// already computed; so does an error thrown by the newest element's transform. Cancelling the consuming task
+  /// cancels the base and the transform, and `next()` returns `nil`.
   ///
   /// - Parameter transform: The operation, run in a task of its own per element (it must be `Sendable`: a
   ///   superseded run may still be winding down while the next one starts).
@@ -44,6 +48,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable, Failure == Neve
   /// ```
   ///
   /// Otherwise the same as the non-throwing `mapLatest(_:)`.
+  ///
+  /// See <doc:MapLatest> for the timing diagrams, the design and a comparison with Combine and
+  /// swift-async-algorithms.
   @inlinable
   @_disfavoredOverload  // a non-throwing transform keeps the sequence non-throwing
   public func mapLatest<Output: Sendable>(
@@ -59,7 +66,8 @@ func _neverFails(_ never: Never) -> any Error {}
 
 /// An asynchronous sequence of the results of a transform of the latest element of a base sequence.
 ///
-/// Created by ``_Concurrency/AsyncSequence/mapLatest(_:)``; see there for its semantics.
+/// Created by ``_Concurrency/AsyncSequence/mapLatest(_:)->AsyncMapLatestSequence<Self,Output,Self.Failure>``; see
+/// there for its semantics, and <doc:MapLatest> for its timing and design.
 public struct AsyncMapLatestSequence<Base: AsyncSequence & Sendable, Output: Sendable, Failure: Error>: AsyncSequence,
   Sendable
 where Base.Element: Sendable {
@@ -97,6 +105,10 @@ where Base.Element: Sendable {
     }
 
     /// The next result, `nil` when iteration ended, or the error that ended it.
+    ///
+    /// After the base finishes, it returns the result of the transform in flight, then `nil`. An error — from the
+    /// base, or from the newest element's transform — is thrown after any result already computed, then `nil`
+    /// follows. When the consuming task is cancelled it cancels the base and the transform and returns `nil`.
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(Failure) -> Output? {
       try await handle.storage.next(isolation: actor)

@@ -16,6 +16,9 @@
 /// element only once the consumer has taken its previous one, and bases with an element waiting are
 /// served in turn, so a fast base cannot starve a slow one.
 ///
+/// See <doc:Merge> for the timing diagrams, the design and a comparison with Combine and
+/// swift-async-algorithms.
+///
 /// ## Finishing, throwing, cancellation
 /// The sequence finishes when both bases have finished. Both bases share one `Failure` type, which is the
 /// sequence's: non-throwing bases give a non-throwing sequence. An error from either base cancels the other
@@ -31,7 +34,8 @@ where Base1.Element: Sendable, Base2.Element == Base1.Element, Base2.Failure == 
 
 /// An asynchronous sequence of the elements of two sequences, interleaved as they arrive.
 ///
-/// Create it with ``merge(_:_:)``.
+/// Create it with ``merge(_:_:)``; see <doc:Merge> for its timing and edge cases. It is `Sendable`, and each
+/// iterator iterates the bases anew.
 public struct AsyncMerge2Sequence<Base1: AsyncSequence & Sendable, Base2: AsyncSequence & Sendable>:
   AsyncSequence, Sendable
 where Base1.Element: Sendable, Base2.Element == Base1.Element, Base2.Failure == Base1.Failure {
@@ -67,7 +71,10 @@ where Base1.Element: Sendable, Base2.Element == Base1.Element, Base2.Failure == 
       }
     }
 
-    /// Returns the next element of either base; `nil` once the sequence has finished.
+    /// Returns the next element of either base; `nil` once both bases have finished.
+    ///
+    /// Throws a base's error once, then returns `nil`. When the consuming task is cancelled it cancels the bases
+    /// and returns `nil`.
     @inlinable
     public mutating func next(
       isolation actor: isolated (any Actor)? = #isolation

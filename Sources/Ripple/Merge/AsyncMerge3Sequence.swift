@@ -17,6 +17,9 @@
 /// element only once the consumer has taken its previous one, and bases with an element waiting are
 /// served in turn.
 ///
+/// See <doc:Merge> for the timing diagrams, the design and a comparison with Combine and
+/// swift-async-algorithms.
+///
 /// ## Finishing, throwing, cancellation
 /// The sequence finishes when all bases have finished. The bases share one `Failure` type, which is the
 /// sequence's: non-throwing bases give a non-throwing sequence. An error from any base cancels the others
@@ -35,7 +38,8 @@ where
 
 /// An asynchronous sequence of the elements of three sequences, interleaved as they arrive.
 ///
-/// Create it with ``merge(_:_:_:)``.
+/// Create it with ``merge(_:_:_:)``; see <doc:Merge> for its timing and edge cases. It is `Sendable`, and each
+/// iterator iterates the bases anew.
 public struct AsyncMerge3Sequence<
   Base1: AsyncSequence & Sendable, Base2: AsyncSequence & Sendable, Base3: AsyncSequence & Sendable
 >: AsyncSequence, Sendable
@@ -78,7 +82,10 @@ where
       }
     }
 
-    /// Returns the next element of any base; `nil` once the sequence has finished.
+    /// Returns the next element of any base; `nil` once every base has finished.
+    ///
+    /// Throws a base's error once, then returns `nil`. When the consuming task is cancelled it cancels the bases
+    /// and returns `nil`.
     @inlinable
     public mutating func next(
       isolation actor: isolated (any Actor)? = #isolation

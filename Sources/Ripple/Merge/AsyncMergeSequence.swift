@@ -17,6 +17,9 @@
 /// for its next element only once the consumer has taken its previous one, and bases with an element
 /// waiting are served in turn.
 ///
+/// See <doc:Merge> for the timing diagrams, the design and a comparison with Combine and
+/// swift-async-algorithms.
+///
 /// ## Finishing, throwing, cancellation
 /// The sequence finishes when all bases have finished. The bases share one `Failure` type, which is the
 /// sequence's: non-throwing bases give a non-throwing sequence. An error from any base cancels the others
@@ -31,7 +34,8 @@ public func merge<Base: AsyncSequence & Sendable>(
 
 /// An asynchronous sequence of the elements of any number of sequences, interleaved as they arrive.
 ///
-/// Create it with ``merge(_:)``.
+/// Create it with ``merge(_:)``; see <doc:Merge> for its timing and edge cases. It is `Sendable`, and each
+/// iterator iterates the bases anew.
 public struct AsyncMergeSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable
 where Base.Element: Sendable {
   /// The bases' common element type.
@@ -65,7 +69,10 @@ where Base.Element: Sendable {
       }
     }
 
-    /// Returns the next element of any base; `nil` once the sequence has finished.
+    /// Returns the next element of any base; `nil` once every base has finished.
+    ///
+    /// Throws a base's error once, then returns `nil`. When the consuming task is cancelled it cancels the bases
+    /// and returns `nil`.
     @inlinable
     public mutating func next(
       isolation actor: isolated (any Actor)? = #isolation

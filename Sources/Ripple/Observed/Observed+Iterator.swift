@@ -22,6 +22,10 @@ extension Observed {
 
     /// Returns the current value on the first call, then the value after the next transaction that
     /// changes what the closure read; `nil` once iteration has ended.
+    ///
+    /// Rethrows the closure's error once, then returns `nil`. Returns `nil` at once when the consuming task is
+    /// cancelled, even while it waits for a change. When the consumer runs on the closure's isolation, the closure
+    /// is called without an executor hop.
     @inlinable
     public mutating func next(
       isolation iterationIsolation: isolated (any Actor)? = #isolation

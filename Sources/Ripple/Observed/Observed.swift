@@ -29,6 +29,9 @@ import Observation
 /// The closure runs on the isolation it was written in (the main actor above), so it may read
 /// isolated state synchronously.
 ///
+/// See <doc:ObservedGuide> for its timing and design, and <doc:ObservingBeforeOS26> for how it relates to
+/// `Observations`.
+///
 /// ## Finishing, throwing, cancellation
 /// Iteration ends when the closure throws (the error is rethrown once, then `next()` returns `nil`),
 /// when an ``untilFinished(_:)`` closure returns ``Iteration/finish``, or when the consuming task is
@@ -37,6 +40,13 @@ import Observation
 /// property produces its first value and then waits for cancellation, as nothing can change it.
 public struct Observed<Element: Sendable, Failure: Error>: AsyncSequence, Sendable {
   /// What an ``Observed/untilFinished(_:)`` closure returns: the next value, or the end of iteration.
+  ///
+  /// ```swift
+  /// Observed<Int, Never>.untilFinished { [weak model] in
+  ///   guard let model else { return .finish }  // the model is gone: end iteration
+  ///   return .next(model.value)
+  /// }
+  /// ```
   public enum Iteration: Sendable {
     /// Deliver this value to the iterator.
     case next(Element)
@@ -49,6 +59,17 @@ public struct Observed<Element: Sendable, Failure: Error>: AsyncSequence, Sendab
   /// Creates a sequence of the values `emit` computes, re-run after every transaction that changes an
   /// observable property it read.
   ///
+  /// ```swift
+  /// @MainActor func watch(_ form: Form) async {
+  ///   for await isComplete in Observed({ form.a != nil && form.b != nil }) {
+  ///     print(isComplete)  // the current answer, then one answer per transaction that changes `a` or `b`
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// The sequence holds `emit`, and `emit` holds what it captures: capture a model weakly and use
+  /// ``untilFinished(_:)`` when iteration should end with the model.
+  ///
   /// - Parameter emit: A closure reading `@Observable` state. It runs on the isolation it was written in,
   ///   and a thrown error ends iteration.
   public init(@_inheritActorContext _ emit: @escaping @isolated(any) @Sendable () throws(Failure) -> Element) {
@@ -60,7 +81,7 @@ public struct Observed<Element: Sendable, Failure: Error>: AsyncSequence, Sendab
   /// Use it to end iteration from the closure, typically when a weakly captured model is gone:
   ///
   /// ```swift
-  /// let values = Observed.untilFinished { [weak model] in
+  /// let values = Observed<Int, Never>.untilFinished { [weak model] in
   ///   guard let model else { return .finish }
   ///   return .next(model.value)
   /// }
@@ -79,6 +100,8 @@ public struct Observed<Element: Sendable, Failure: Error>: AsyncSequence, Sendab
   }
 
   /// Creates an iterator; each one starts from the current value and tracks changes on its own.
+  ///
+  /// Iterators are independent: a slow one never holds back another, and each gets the current value first.
   public func makeAsyncIterator() -> Iterator {
     Iterator(emit: emit)
   }

@@ -22,6 +22,9 @@ extension AsyncSequence {
   /// The first element always passes. The sequence finishes when the base finishes, rethrows the base's or
   /// the predicate's error, and reacts to cancellation as the base does.
   ///
+  /// See <doc:RemoveDuplicates> for the timing diagrams, the design and a comparison with Combine and
+  /// swift-async-algorithms.
+  ///
   /// - Parameter predicate: Whether the second element repeats the first, the last one delivered.
   @inlinable
   public func removeDuplicates(
@@ -35,7 +38,7 @@ extension AsyncSequence {
 ///
 /// Create it with ``_Concurrency/AsyncSequence/removeDuplicates(by:)``. It holds a closure that runs on
 /// the consumer's isolation, so it is not `Sendable`; for a `Sendable` sequence over `Equatable` elements
-/// use ``_Concurrency/AsyncSequence/removeDuplicates()``.
+/// use ``_Concurrency/AsyncSequence/removeDuplicates()``. See <doc:RemoveDuplicates>.
 public struct AsyncRemoveDuplicatesByPredicateSequence<Base: AsyncSequence>: AsyncSequence {
   /// The elements of the base, without consecutive duplicates.
   public typealias Element = Base.Element

@@ -14,6 +14,9 @@ extension AsyncSequence where Element: Equatable {
   /// The first element always passes. The sequence finishes when the base finishes, rethrows the base's
   /// error (its `Failure` is the base's, so a non-throwing base gives a non-throwing sequence), and reacts
   /// to cancellation as the base does. It stores only the last delivered element.
+  ///
+  /// See <doc:RemoveDuplicates> for the timing diagrams, the design and a comparison with Combine and
+  /// swift-async-algorithms.
   @inlinable
   public func removeDuplicates() -> AsyncRemoveDuplicatesSequence<Self> {
     AsyncRemoveDuplicatesSequence(self)
@@ -22,7 +25,8 @@ extension AsyncSequence where Element: Equatable {
 
 /// An asynchronous sequence that skips elements equal to the one delivered just before them.
 ///
-/// Create it with ``_Concurrency/AsyncSequence/removeDuplicates()``. It is `Sendable` when its base is.
+/// Create it with ``_Concurrency/AsyncSequence/removeDuplicates()``; see <doc:RemoveDuplicates>. It is `Sendable`
+/// when its base is.
 public struct AsyncRemoveDuplicatesSequence<Base: AsyncSequence>: AsyncSequence where Base.Element: Equatable {
   /// The elements of the base, without consecutive repeats.
   public typealias Element = Base.Element

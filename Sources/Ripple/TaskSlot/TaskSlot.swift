@@ -6,15 +6,17 @@ import Synchronization
 /// Use it in an object that owns an asynchronous job tied to some input — a model that recalculates when its input
 /// changes, a service shared by several screens. `run(id:)` cancels the task in flight and starts a new one, unless
 /// the running task already has an equal id; releasing the slot cancels its task, as a view disappearing cancels
-/// its `.task`.
+/// its `.task`. See <doc:TaskSlotGuide> and <doc:FromTaskIDToTaskSlot>.
 ///
 /// ```swift
 /// @MainActor @Observable final class Calculator {
 ///   var input = Input() {
 ///     didSet {
+///       guard input != oldValue else { return }
 ///       slot.run(id: input) { [weak self, input] in
 ///         guard let sum = try? await SlowCalculator.live().result(for: input) else { return }
-///         self?.result = sum  // never a stale sum: an older task was cancelled before this one started
+///         guard !Task.isCancelled else { return }  // a newer input superseded this one: never show a stale sum
+///         self?.result = sum
 ///       }
 ///     }
 ///   }
@@ -25,14 +27,18 @@ import Synchronization
 ///
 /// ## Cancellation and lifetime
 /// The previous task is cancelled before `run` returns; cancellation is cooperative, so an operation that ignores
-/// it runs on, but a new operation never waits for it. Write results only after the last suspension point of the
-/// operation (or check `Task.isCancelled` first), and a cancelled operation never overwrites a newer one's result.
-/// `deinit` cancels the running task. Every method may be called from any thread or actor; when calls race, the
-/// one that takes the slot last wins and its task is the one left running.
+/// it runs on, but a new operation never waits for it. An operation that checks `Task.isCancelled` after its last
+/// `await`, on the isolation where `run` is called, writes nothing once a newer `run` has cancelled it. `deinit`
+/// cancels the running task; the task holds the slot weakly. Every method may be called from any thread or actor;
+/// when calls race, the one that takes the slot last wins and its task is the one left running.
 public final class TaskSlot: Sendable {
   private let state = Mutex(_TaskSlotStateMachine())
 
-  /// Creates an empty slot.
+  /// Creates an empty slot: nothing runs until the first ``run(id:priority:operation:)``.
+  ///
+  /// ```swift
+  /// @ObservationIgnored private let slot = TaskSlot()  // a stored property of the object that owns the work
+  /// ```
   public init() {}
 
   deinit {
@@ -41,6 +47,21 @@ public final class TaskSlot: Sendable {
 
   /// Starts `operation` in a new task, cancelling the running one, unless a task started with an equal `id` is
   /// still running — then it does nothing.
+  ///
+  /// Call it when the input the work depends on changes, typically from `didSet` after comparing with `oldValue`:
+  /// an equal `id` is compared with the *running* task's, so once that task has returned, an equal `id` starts
+  /// the work again.
+  ///
+  /// ```swift
+  /// slot.run(id: input) { [weak self, input] in
+  ///   let sum = try? await calculator.result(for: input)
+  ///   guard let sum, !Task.isCancelled else { return }
+  ///   self?.result = sum
+  /// }
+  /// slot.run(id: input) { /* … */ }  // the same input while the first task runs: nothing happens
+  /// ```
+  ///
+  /// The previous task is cancelled before this method returns, and the new task does not wait for it to end.
   ///
   /// - Parameters:
   ///   - id: What the task depends on: the input it computes from. Equal ids keep the running task.
@@ -69,11 +90,30 @@ public final class TaskSlot: Sendable {
   }
 
   /// Cancels the running task, if any, and empties the slot; the next `run` starts whatever its id.
+  ///
+  /// Use it when the input becomes something nothing should be computed for, such as an empty field:
+  ///
+  /// ```swift
+  /// guard input.operands != nil else { return slot.cancel() }
+  /// slot.run(id: input) { /* … */ }
+  /// ```
+  ///
+  /// Cancellation is cooperative: the cancelled operation may still be winding down when this returns.
   public func cancel() {
     state.withLock { $0.cancelled() }?.cancel()
   }
 
   /// Whether a task started by this slot is still running (it has not returned and was not cancelled).
+  ///
+  /// It turns `false` when the operation returns, and at once on ``cancel()``, even while the cancelled operation
+  /// is still winding down. It is not observable: read it when something else tells you to.
+  ///
+  /// ```swift
+  /// slot.run(id: 1) { try? await Task.sleep(for: .seconds(1)) }
+  /// print(slot.isRunning)  // true
+  /// slot.cancel()
+  /// print(slot.isRunning)  // false
+  /// ```
   public var isRunning: Bool {
     state.withLock { $0.isRunning }
   }

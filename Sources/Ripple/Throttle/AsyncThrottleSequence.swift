@@ -27,6 +27,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// - Cancelling the consuming task, or dropping the iterator, cancels the base's iteration and the timer;
   ///   `next()` then returns `nil`.
   ///
+  /// See <doc:Throttle> for the timing diagrams, the design and a comparison with Combine and
+  /// swift-async-algorithms.
+  ///
   /// - Parameters:
   ///   - interval: The shortest time between two emitted elements.
   ///   - clock: The clock that measures `interval`; inject a `TestClock` in tests.
@@ -53,6 +56,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// its interval's end and before the finish, an error is delivered at once, and cancellation cancels the
   /// base.
   ///
+  /// See <doc:Throttle> for the timing diagrams, the design and a comparison with Combine and
+  /// swift-async-algorithms.
+  ///
   /// - Parameters:
   ///   - interval: The shortest time between two emitted elements.
   ///   - latest: Whether an interval emits the latest element it received (`true`) or the first.
@@ -69,7 +75,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 ///
 /// Create one with ``_Concurrency/AsyncSequence/throttle(for:clock:latest:)``. It finishes after emitting a
 /// held element when its base finishes, throws its base's error as soon as it happens, and ends when the
-/// consuming task is cancelled.
+/// consuming task is cancelled. See <doc:Throttle> for its timing, edges and design.
 public struct AsyncThrottleSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
 where Base.Element: Sendable {
   /// The base's elements.

@@ -1,0 +1,26 @@
+#if canImport(SwiftUI)
+import SlowCalculatorUI
+import SwiftUI
+
+/// The slow calculator, in its four designs.
+@main
+@MainActor
+struct SlowCalculatorApp: App {
+  // The app lives as long as the process: its models, and the tasks they own, do too.
+  @State private var designs = Designs.live()
+
+  var body: some Scene {
+    WindowGroup {
+      DesignsView(designs: designs)
+    }
+  }
+}
+#else
+/// Where SwiftUI does not exist, the example only says so; the root package's `calc` is the terminal front end.
+@main
+enum SlowCalculatorApp {
+  static func main() {
+    print("SlowCalculatorApp needs SwiftUI: run it on macOS, or open Examples/SlowCalculatorApp in Xcode.")
+  }
+}
+#endif

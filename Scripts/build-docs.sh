@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Builds the static documentation of Ripple, RippleTesting and Calculator into .build/docs with the toolchain's
+# `docc`, from the symbol graphs of a debug build, and fails on any docc warning or on a public symbol without a
+# doc comment of its own.
+#
+#   Scripts/build-docs.sh              # then: python3 -m http.server -d .build/docs 8000
+#                                      # and open http://localhost:8000/Ripple/documentation/ripple/
+#
+# Each module becomes a static site under .build/docs/<Module>, hosted at /<Module>. Links between the three
+# modules are written as plain code voice, not symbol links: each catalog is converted on its own.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+modules=(Ripple RippleTesting Calculator)
+output=.build/docs
+graphs=.build/docs-symbol-graphs
+
+step() { printf '\n==> %s\n' "$*"; }
+
+if command -v docc >/dev/null 2>&1; then
+  docc=(docc)
+elif command -v xcrun >/dev/null 2>&1; then
+  docc=(xcrun docc)
+else
+  echo "error: docc not found; it ships with the Swift toolchain" >&2
+  exit 1
+fi
+
+step "symbol graphs (swift package dump-symbol-graph)"
+# Extension block symbols put the operators on `AsyncSequence` under an "Extended Modules" page of their own.
+dump_log=$(swift package dump-symbol-graph --emit-extension-block-symbols 2>&1) || {
+  printf '%s\n' "$dump_log" >&2
+  exit 1
+}
+dumped=$(printf '%s\n' "$dump_log" | sed -n 's/^Files written to //p' | tail -n 1)
+if [[ -z $dumped || ! -d $dumped ]]; then
+  printf '%s\n' "$dump_log" >&2
+  echo "error: could not find where dump-symbol-graph wrote the symbol graphs" >&2
+  exit 1
+fi
+rm -rf "$graphs" "$output"
+mkdir -p "$output"
+for module in "${modules[@]}"; do
+  mkdir -p "$graphs/$module"
+  # The module's own graph, plus one per module it extends (Ripple@_Concurrency.symbols.json).
+  cp "$dumped/$module.symbols.json" "$graphs/$module/"
+  find "$dumped" -maxdepth 1 -name "$module@*.symbols.json" -exec cp {} "$graphs/$module/" \;
+done
+
+step "doc comments: every public symbol declared in the sources has one of its own"
+python3 - "$graphs" "${modules[@]}" <<'PY'
+import glob, json, os, sys
+
+graphs, modules = sys.argv[1], sys.argv[2:]
+failures = []
+for module in modules:
+    declared = 0
+    for path in sorted(glob.glob(os.path.join(graphs, module, "*.symbols.json"))):
+        for symbol in json.load(open(path))["symbols"]:
+            location = symbol.get("location")
+            kind = symbol["kind"]["identifier"]
+            # Only declarations in this module's sources: members inherited from protocols of other modules
+            # (map, filter, ...) carry no location here, and extension blocks are not declarations.
+            if not location or f"/Sources/{module}/" not in location["uri"] or kind == "swift.extension":
+                continue
+            declared += 1
+            name = "/".join(symbol["pathComponents"])
+            comment = symbol.get("docComment")
+            text = "\n".join(line["text"] for line in comment["lines"]) if comment else ""
+            if not comment or comment.get("uri") != location["uri"] or not text.strip():
+                failures.append(f"{module}: {name} ({kind}) has no doc comment of its own")
+                continue
+            # Entry points (top-level declarations and the operators on AsyncSequence) show an example. The
+            # sequence types they return are documented at their operator, which they link to.
+            entry = len(symbol["pathComponents"]) == 1 or symbol["pathComponents"][0] == "AsyncSequence"
+            returned = name.startswith("Async") and name.endswith("Sequence")
+            if entry and not returned and "```" not in text:
+                failures.append(f"{module}: {name} ({kind}) has no example")
+            if entry and returned and "``" not in text:
+                failures.append(f"{module}: {name} ({kind}) does not link to the operator that creates it")
+    print(f"{module}: {declared} public symbols, each with a doc comment")
+if failures:
+    print("\n".join(failures), file=sys.stderr)
+    sys.exit(1)
+PY
+
+warnings=0
+failures=0
+for module in "${modules[@]}"; do
+  step "docc convert $module"
+  log=$(mktemp)
+  status=0
+  "${docc[@]}" convert "Sources/$module/$module.docc" \
+    --additional-symbol-graph-dir "$graphs/$module" \
+    --output-path "$output/$module" \
+    --hosting-base-path "$module" \
+    --fallback-display-name "$module" \
+    --fallback-bundle-identifier "org.ripple.$module" \
+    --fallback-default-module-kind "Framework" \
+    --analyze \
+    --warnings-as-errors >"$log" 2>&1 || status=$?
+  cat "$log"
+  count=$(grep -cE '^(warning|error):' "$log" || true)
+  rm -f "$log"
+  warnings=$((warnings + count))
+  if ((status != 0 || count != 0)); then
+    echo "error: docc reported $count warnings or errors for $module (exit status $status)" >&2
+    failures=$((failures + 1))
+    continue
+  fi
+
+  # Every top-level symbol is curated in a topic group of the landing page: nothing is left for docc to list
+  # under a generated group, except the page of the extended `_Concurrency` module.
+  if ! python3 - "$output/$module" "$module" <<'PY'
+import json, os, sys
+
+archive, module = sys.argv[1], sys.argv[2]
+landing = json.load(open(os.path.join(archive, "data", "documentation", module.lower() + ".json")))
+generated = [
+    identifier
+    for section in landing.get("topicSections", [])
+    if section.get("generated") and section.get("title") != "Extended Modules"
+    for identifier in section["identifiers"]
+]
+if generated:
+    print(f"error: {module}: not curated on the landing page: " + ", ".join(generated), file=sys.stderr)
+    sys.exit(1)
+print(f"{module}: every top-level symbol is curated on the landing page")
+PY
+  then
+    failures=$((failures + 1))
+  fi
+done
+
+step "result"
+if ((warnings != 0 || failures != 0)); then
+  echo "error: $warnings docc warnings; $failures modules failed" >&2
+  exit 1
+fi
+echo "0 warnings; documentation in $output/{$(
+  IFS=,
+  echo "${modules[*]}"
+)}"
