@@ -22,7 +22,8 @@ struct InteractiveApp {
       StandardStream.error.write("calc: --clock virtual only applies to script mode (--script)\n")
       return 2
     }
-    let models = makeModels()
+    let models = options.makeModels(
+      calculator: .live(delay: options.effectiveDelay, clock: ContinuousClock()), clock: ContinuousClock())
     let colour = !Self.environmentSays("NO_COLOR")
     do {
       return try await RawMode.run(input: STDIN_FILENO, output: STDOUT_FILENO) {
@@ -47,22 +48,6 @@ struct InteractiveApp {
       if let status = session.handle(event) { return status }
     }
     return 0
-  }
-
-  /// One model, or two bound to one shared calculation.
-  func makeModels() -> [CalculatorModel] {
-    let calculator = SlowCalculator.live(delay: options.effectiveDelay)
-    switch options.engine {
-    case .pipeline:
-      return [CalculatorModel(engine: .pipeline, calculator: calculator)]
-    case .debounce:
-      return [CalculatorModel(engine: .debounce(interval: options.debounce), calculator: calculator)]
-    case .task:
-      return [CalculatorModel(engine: .task, calculator: calculator)]
-    case .shared:
-      let calculation = SharedCalculation(calculator: calculator)
-      return (0..<2).map { _ in CalculatorModel(engine: .shared(calculation), calculator: calculator) }
-    }
   }
 
   /// `calc · the slow calculator · engine task · delay 1s`

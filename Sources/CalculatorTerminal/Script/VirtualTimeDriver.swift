@@ -23,6 +23,10 @@ final class VirtualTimeDriver {
   /// The model edits go to.
   var model: CalculatorModel { models[0] }
 
+  /// Called whenever what the model shows may have changed — right after an edit and after each outcome the
+  /// driver waited for — at the instant it happened; `calc` prints status changes from here.
+  var onChange: (@MainActor () -> Void)?
+
   private let engine: CalcOptions.Engine
   private let delay: Duration
   private let interval: Duration
@@ -43,23 +47,16 @@ final class VirtualTimeDriver {
   /// The calculation asleep on the clock, if any.
   private var calculation: (input: Input, deadline: TestClock.Instant)?
 
-  /// Creates the models for `engine` on a fresh clock and waits until the engine has taken in the empty form.
-  init(engine: CalcOptions.Engine, delay: Duration, debounce interval: Duration) async {
+  /// Creates the models `options` ask for on a fresh clock, and waits until the engine has taken in the empty
+  /// form.
+  init(options: CalcOptions) async {
     let clock = TestClock()
-    let calculator = SlowCalculator.live(delay: delay, clock: clock)
+    let calculator = SlowCalculator.live(delay: options.effectiveDelay, clock: clock)
     // The engine's tasks inherit the binding, so its `Observed` iterators report to `activity`.
-    models = _OperatorTasks.$observedActivity.withValue(activity.report) { () -> [CalculatorModel] in
-      switch engine {
-      case .pipeline: return [CalculatorModel(engine: .pipeline, calculator: calculator, clock: clock)]
-      case .debounce:
-        return [CalculatorModel(engine: .debounce(interval: interval), calculator: calculator, clock: clock)]
-      case .task: return [CalculatorModel(engine: .task, calculator: calculator, clock: clock)]
-      case .shared:
-        // Two panels on one calculation, as `calc --engine shared` shows them.
-        let shared = SharedCalculation(calculator: calculator)
-        return (0..<2).map { _ in CalculatorModel(engine: .shared(shared), calculator: calculator, clock: clock) }
-      }
+    models = _OperatorTasks.$observedActivity.withValue(activity.report) {
+      options.makeModels(calculator: calculator, clock: clock)
     }
+    let (engine, delay, interval) = (options.engine, options.effectiveDelay, options.debounce)
     self.clock = clock
     self.engine = engine
     self.delay = delay
@@ -85,6 +82,7 @@ final class VirtualTimeDriver {
     }
     let input = model.input
     guard input != before else { return }
+    onChange?()
     switch engine {
     case .task, .shared: await calculationStarted(for: input, mark: mark)
     case .pipeline: await pipelineRead(mark: mark)
@@ -201,6 +199,7 @@ final class VirtualTimeDriver {
   private func waitUntilShown(_ input: Input) async {
     let model = self.model
     for await shown in Observed({ model.outcome?.input == input }) where shown {
+      onChange?()
       return
     }
   }

@@ -77,8 +77,11 @@ func play(
 ) async
   -> Shown
 {
-  let engine = CalcOptions.Engine(rawValue: kind.rawValue)!
-  let driver = await VirtualTimeDriver(engine: engine, delay: delay ?? kind.defaultDelay, debounce: debounce)
+  var options = CalcOptions()
+  options.engine = CalcOptions.Engine(rawValue: kind.rawValue)!
+  options.delay = delay
+  options.debounce = debounce
+  let driver = await VirtualTimeDriver(options: options)
   let log = OutcomeLog()
   let clock = driver.clock
   let record: @MainActor (Outcome) -> Void = { outcome in

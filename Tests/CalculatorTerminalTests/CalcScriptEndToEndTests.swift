@@ -1,0 +1,68 @@
+import Testing
+
+/// The built `calc` in script mode, as a user pipes a script into it.
+@Suite("calc script mode, end to end", .timeLimit(.minutes(1)))
+struct CalcScriptEndToEndTests {
+  /// Pipes `script` into `calc arguments`; returns the exit status and standard output (standard error follows
+  /// it when `errors` is set).
+  func calc(_ script: String, _ arguments: String, errors: Bool = false) throws -> (status: Int32, output: String) {
+    let calc = try #require(Tmux.calcExecutable(), "the calc executable is not built next to the tests")
+    let redirect = errors ? "2>&1" : "2>/dev/null"
+    return Tmux.shell("printf %s \(Tmux.quote(script)) | \(Tmux.quote(calc)) \(arguments) \(redirect)")
+  }
+
+  @Test(
+    "each engine on the fast-typing timeline, in virtual time",
+    arguments: [
+      ("pipeline", "0.000 computing\n0.000 result 31\n0.500 computing\n0.500 result 42\n"),
+      ("debounce", "0.000 computing\n1.500 result 42\n"),
+      ("task", "0.000 computing\n1.500 result 42\n"),
+      ("shared", "0.000 computing\n1.500 result 42\n"),
+    ])
+  func engines(engine: String, expected: String) throws {
+    let result = try calc("b 30\na 1\nwait 0.5s\na 12\nwait 2s\n", "--engine \(engine) --clock virtual")
+    #expect(result.output == expected)
+    #expect(result.status == 0)
+  }
+
+  @Test("printf 'a 1\\nb 2\\n' | calc prints the sum, on the real clock")
+  func piped() throws {
+    let result = try calc("a 1\nb 2\n", "")
+    #expect(result.output.hasSuffix(" result 3\n"))
+    #expect(result.status == 0)
+  }
+
+  @Test("a bad line is reported with its number and makes the status 1")
+  func badLine() throws {
+    let result = try calc("a 1\nb x\nb 2\n", "--clock virtual", errors: true)
+    #expect(result.output.contains("calc: line 2: 'b x': 'x' is not an integer\n"))
+    #expect(result.output.contains("0.000 result 3\n"))
+    #expect(result.status == 1)
+  }
+
+  @Test("a bad flag prints the reason and the usage, and exits 2")
+  func badFlag() throws {
+    let result = try calc("", "--engine combine", errors: true)
+    #expect(
+      result.output.hasPrefix("calc: --engine: unknown engine 'combine'; use pipeline, debounce, task or shared\n"))
+    #expect(result.output.contains("usage: calc"))
+    #expect(result.status == 2)
+  }
+
+  @Test("--help and --version")
+  func helpAndVersion() throws {
+    let help = try calc("", "--help")
+    #expect(help.output.hasPrefix("usage: calc"))
+    #expect(help.status == 0)
+    let version = try calc("", "--version")
+    #expect(version.output == "calc (Ripple) 0.1.0\n")
+  }
+
+  @Test("--json in virtual time")
+  func json() throws {
+    let result = try calc("a 1\nb 2\n", "--engine task --clock virtual --json")
+    #expect(
+      result.output == #"{"time":0.000,"event":"computing"}"# + "\n" + #"{"time":1.000,"event":"result","value":3}"#
+        + "\n")
+  }
+}

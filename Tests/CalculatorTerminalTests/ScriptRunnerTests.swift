@@ -1,0 +1,97 @@
+import Calculator
+import Testing
+
+@testable import CalculatorTerminal
+
+/// Script mode in process, on the virtual clock: the exact output of each design.
+@Suite("ScriptRunner", .timeLimit(.minutes(1)))
+@MainActor
+struct ScriptRunnerTests {
+  /// Runs `script` and returns standard output, standard error and the exit status.
+  func run(_ script: String, _ arguments: [String]) async throws -> (output: String, errors: String, status: Int32) {
+    var options = try CalcOptions.parse(arguments + ["--clock", "virtual"])
+    options.script = true
+    var output = ""
+    var errors = ""
+    let runner = ScriptRunner(options: options, output: { output += $0 }, errors: { errors += $0 })
+    let lines = script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+    for line in lines { continuation.yield(line) }
+    continuation.finish()
+    let status = await runner.run(lines: stream)
+    return (output, errors, status)
+  }
+
+  static let fastTyping = "b 30\na 1\nwait 0.5s\na 12\nwait 2s\n"
+
+  @Test(
+    "the issue's fast-typing timeline, per engine",
+    arguments: [
+      ("pipeline", "0.000 computing\n0.000 result 31\n0.500 computing\n0.500 result 42\n"),
+      ("debounce", "0.000 computing\n1.500 result 42\n"),
+      ("task", "0.000 computing\n1.500 result 42\n"),
+      ("shared", "0.000 computing\n1.500 result 42\n"),
+    ])
+  func fastTyping(engine: String, expected: String) async throws {
+    let result = try await run(Self.fastTyping, ["--engine", engine])
+    #expect(result.output == expected)
+    #expect(result.errors.isEmpty)
+    #expect(result.status == 0)
+  }
+
+  @Test("--delay and --debounce change the timeline")
+  func delays() async throws {
+    let task = try await run("a 1\nb 2\nwait 100ms\nb 3\n", ["--engine", "task", "--delay", "250ms"])
+    #expect(task.output == "0.000 computing\n0.350 result 4\n")
+    let debounce = try await run("a 1\nb 2\nwait 100ms\nb 3\n", ["--engine", "debounce", "--debounce", "300ms"])
+    #expect(debounce.output == "0.000 computing\n0.400 result 4\n")
+    let both = try await run("a 1\nb 2\n", ["--engine", "debounce", "--debounce", "300ms", "--delay", "1s"])
+    #expect(both.output == "0.000 computing\n1.300 result 3\n")
+  }
+
+  @Test("the end of input waits for the calculation in flight", arguments: CalcOptions.Engine.allCases)
+  func endOfInput(engine: CalcOptions.Engine) async throws {
+    let result = try await run("a 1\nb 2", ["--engine", engine.rawValue, "--delay", "3s"])
+    let settle = engine == .debounce ? "4.000" : "3.000"
+    #expect(result.output == "0.000 computing\n\(settle) result 3\n")
+  }
+
+  @Test("overflow is an error in words, and the next input calculates again", arguments: CalcOptions.Engine.allCases)
+  func overflow(engine: CalcOptions.Engine) async throws {
+    let result = try await run("a 9223372036854775807\nb 1\nwait 3s\nb 0\n", ["--engine", engine.rawValue])
+    #expect(result.output.contains("error result out of range\n"))
+    #expect(result.output.hasSuffix("result 9223372036854775807\n"))
+    #expect(result.status == 0)
+  }
+
+  @Test("clearing a field waits; filling it calculates")
+  func clearing() async throws {
+    let result = try await run("a 1\nb 2\nwait 1s\na\nwait 1s\na 5\n", ["--engine", "pipeline"])
+    #expect(result.output == "0.000 computing\n0.000 result 3\n1.000 waiting\n2.000 computing\n2.000 result 7\n")
+  }
+
+  @Test("bad lines go to standard error with their number; the rest still runs; the status is 1")
+  func badLines() async throws {
+    let result = try await run("a 1\nb two\n# fine\nwaiting 1s\nb 2\n", ["--engine", "pipeline"])
+    #expect(result.output == "0.000 computing\n0.000 result 3\n")
+    #expect(
+      result.errors
+        == "calc: line 2: 'b two': 'two' is not an integer\n"
+        + "calc: line 4: 'waiting 1s': unknown command 'waiting'; use a, b, wait or # for a comment\n")
+    #expect(result.status == 1)
+  }
+
+  @Test("--json prints one object per event")
+  func json() async throws {
+    let result = try await run("a 9223372036854775807\nb 1\nwait 1s\nb 0\nwait 2s\n", ["--engine", "task", "--json"])
+    #expect(
+      result.output == """
+        {"time":0.000,"event":"computing"}
+        {"time":1.000,"event":"error","message":"result out of range"}
+        {"time":1.000,"event":"computing"}
+        {"time":2.000,"event":"result","value":9223372036854775807}
+
+        """)
+    #expect(EventPrinter.quoted("say \"hi\"\\\n\u{1}") == #""say \"hi\"\\\n\u0001""#)
+  }
+}
