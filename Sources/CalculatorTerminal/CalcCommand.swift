@@ -27,7 +27,9 @@ public enum CalcCommand {
       StandardStream.output.write(CalcOptions.versionText + "\n")
       return 0
     }
-    if options.script || isatty(STDIN_FILENO) == 0 {
+    // The form needs a terminal on both sides: `calc > file` from a terminal reads a typed script instead of
+    // writing escape sequences into the file.
+    if options.script || isatty(STDIN_FILENO) == 0 || isatty(STDOUT_FILENO) == 0 {
       return await ScriptRunner(options: options).run(lines: StandardStream.inputLines())
     }
     return await InteractiveApp(options: options).run()

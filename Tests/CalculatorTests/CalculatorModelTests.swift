@@ -1,3 +1,4 @@
+import Ripple
 import RippleTesting
 import Testing
 
@@ -77,12 +78,15 @@ struct CalculatorModelTests {
     first.a = 12
     second.b = 30
     #expect(first.status == .computing)
+    #expect(calculation.isCalculating)
     #expect(second.input == Input(a: 12, b: 30))
     await clock.waitForSleeper(until: .init(offset: .seconds(1)))
     await clock.advance(by: .seconds(1))
-    await waitUntil(first) { $0.status != .computing }
+    // Observation tracks `isCalculating`: waiting on it alone ends when the result comes.
+    for await calculating in Observed({ calculation.isCalculating }) where !calculating { break }
     #expect(first.status == .result(42))
     #expect(second.status == .result(42))
+    #expect(!calculation.isCalculating)
   }
 
   @Test("releasing a model ends all its tasks", arguments: [EngineKind.pipeline, .debounce, .task])

@@ -51,11 +51,11 @@ public final class SharedCalculation {
     self.calculator = calculator
   }
 
-  /// Whether a calculation is in flight.
+  /// Whether the current input's calculation is in flight: the input is complete and no outcome for it has
+  /// come yet.
   ///
-  /// It reads the calculation's task slot, which Observation does not track: a view that must update when it
-  /// changes shows ``CalculatorModel/isCalculating`` of a model bound to this object instead.
-  public var isCalculating: Bool { task.isRunning }
+  /// It is derived from ``input`` and ``outcome``, so Observation tracks it and a view bound to it updates.
+  public var isCalculating: Bool { CalculatorStatus.of(input, latest: outcome) == .computing }
 
   private func restart() {
     let input = self.input

@@ -71,7 +71,7 @@ public struct CalcOptions: Equatable, Sendable {
                 [--clock real|virtual] [--script] [--json] [--help] [--version]
 
     The slow calculator: two number fields a and b and their sum, computed by a slow service.
-    Interactive when stdin is a terminal; otherwise (or with --script) it reads a script from stdin.
+    Interactive when stdin and stdout are terminals; otherwise (or with --script) it reads a script from stdin.
 
     options:
       --engine <name>        the design: pipeline (default), debounce, task or shared
