@@ -138,6 +138,24 @@ struct CalculatorModelTests {
       #expect(Set(finals.values.map(\.description)).count == 1, "script \(script): \(finals) for \(edits)")
     }
   }
+
+  @Test(
+    "property: with a slow calculator on every engine (1.5 s, longer than the debounce), the same holds",
+    arguments: [Duration.milliseconds(1500), .milliseconds(300)])
+  func randomScriptsWithDelay(delay: Duration) async {
+    var generator = SplitMix64(seed: 0xDE1A)
+    for script in 0..<300 {
+      let edits = randomEdits(using: &generator)
+      var finals: [EngineKind: CalculatorStatus] = [:]
+      for kind in EngineKind.allCases {
+        let shown = await play(edits, on: kind, delay: delay)
+        finals[kind] = shown.finalStatus
+        let ages = ages(of: shown, typing: edits)
+        #expect(zip(ages, ages.dropFirst()).allSatisfy { $0 <= $1 }, "script \(script) \(kind): \(edits)")
+      }
+      #expect(Set(finals.values.map(\.description)).count == 1, "script \(script): \(finals) for \(edits)")
+    }
+  }
 }
 
 /// Random edits every 100 ms to 3 s; values small, empty or huge (to overflow).

@@ -31,6 +31,7 @@ final class VirtualTimeDriver {
   private let delay: Duration
   private let interval: Duration
   private let activity = ObservedActivityCounter()
+  private let starts = CalculationStarts()
   /// The reads of the pipeline's iterators once they have read the last edit.
   private var expectedReads = 0
   /// The waits of the debounce's iterator once the debounce has taken in the last edit.
@@ -51,7 +52,7 @@ final class VirtualTimeDriver {
   /// form.
   init(options: CalcOptions) async {
     let clock = TestClock()
-    let calculator = SlowCalculator.live(delay: options.effectiveDelay, clock: clock)
+    let calculator = starts.recording(.live(delay: options.effectiveDelay, clock: clock)) { clock.sleepsStarted }
     // The engine's tasks inherit the binding, so its `Observed` iterators report to `activity`.
     models = _OperatorTasks.$observedActivity.withValue(activity.report) {
       options.makeModels(calculator: calculator, clock: clock)
@@ -63,8 +64,8 @@ final class VirtualTimeDriver {
     self.interval = interval
     // The engine's iterators read the empty form first.
     switch engine {
-    case .pipeline: await pipelineRead(mark: 0)
-    case .debounce: await debouncedRead(mark: 0)
+    case .pipeline: await pipelineRead(mark: Mark(sleeps: 0, calculations: 0))
+    case .debounce: await debouncedRead(mark: Mark(sleeps: 0, calculations: 0))
     case .task, .shared: break
     }
   }
@@ -75,7 +76,7 @@ final class VirtualTimeDriver {
   /// Sets `field` to `value` at the current instant, and waits for the engine's reaction.
   func set(_ field: Field, to value: Int?) async {
     let before = model.input
-    let mark = clock.sleepsStarted
+    let mark = Mark(sleeps: clock.sleepsStarted, calculations: starts.count)
     switch field {
     case .a: model.a = value
     case .b: model.b = value
@@ -108,9 +109,15 @@ final class VirtualTimeDriver {
 
   // MARK: Reactions
 
+  /// Where the clock's sleeps and the model's calculations stood when a reaction began.
+  private struct Mark {
+    var sleeps: Int
+    var calculations: Int
+  }
+
   /// Advances to `instant`, the earliest deadline, and waits for what the sleepers woken there do.
   private func step(to instant: TestClock.Instant) async {
-    let mark = clock.sleepsStarted
+    let mark = Mark(sleeps: clock.sleepsStarted, calculations: starts.count)
     await clock.advance(to: instant)
     var settled: Input?
     if timerDeadline == instant {
@@ -121,7 +128,7 @@ final class VirtualTimeDriver {
       } else if let pending {
         // An input came while the timer slept: it sleeps again, until the newest input's deadline.
         timerDeadline = pending.deadline
-        await clock.waitForSleeper(until: pending.deadline, startedAfter: mark)
+        await clock.waitForSleeper(until: pending.deadline, startedAfter: mark.sleeps)
       }
     }
     if let calculation, calculation.deadline == instant {
@@ -144,7 +151,7 @@ final class VirtualTimeDriver {
   /// turn. Reads, not waits, are what the driver can count here: a held iterator does not wait again until the
   /// pair forms. Waiting for the read is enough, because whatever happens to the value after it no longer
   /// depends on the form.
-  private func pipelineRead(mark: Int) async {
+  private func pipelineRead(mark: Mark) async {
     var reading = [Field.a, .b].filter { !held.contains($0) }
     var pair: Input?
     while !reading.isEmpty {
@@ -167,20 +174,20 @@ final class VirtualTimeDriver {
 
   /// The debounce's iterator reads the form: once the debounce has it, it settles an interval from now, and a
   /// timer that was idle sleeps until then.
-  private func debouncedRead(mark: Int) async {
+  private func debouncedRead(mark: Mark) async {
     expectedWaits += 1
     await activity.wait(waits: expectedWaits)
     let deadline = clock.now.advanced(by: interval)
     pending = (model.input, deadline)
     if timerDeadline == nil {
       timerDeadline = deadline
-      await clock.waitForSleeper(until: deadline, startedAfter: mark)
+      await clock.waitForSleeper(until: deadline, startedAfter: mark.sleeps)
     }
   }
 
   /// A calculation of `input` starts now (replacing any in flight): wait until it sleeps, or, without a
   /// delay, until its outcome shows.
-  private func calculationStarted(for input: Input, mark: Int) async {
+  private func calculationStarted(for input: Input, mark: Mark) async {
     guard input.operands != nil else {
       calculation = nil
       return
@@ -192,7 +199,9 @@ final class VirtualTimeDriver {
     }
     let deadline = clock.now.advanced(by: delay)
     calculation = (input, deadline)
-    await clock.waitForSleeper(until: deadline, startedAfter: mark)
+    // This calculation's own sleep: an earlier one, cancelled by it, may sleep until the same instant.
+    let sleepsBefore = await starts.wait(for: input, from: mark.calculations)
+    await clock.waitForSleeper(until: deadline, startedAfter: sleepsBefore)
   }
 
   /// Suspends until the model shows an outcome for `input`.
