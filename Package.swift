@@ -19,7 +19,9 @@ let package = Package(
     .executable(name: "calc", targets: ["calc"]),
   ],
   targets: [
-    .target(name: "Ripple", swiftSettings: strictSettings),
+    // ThreadSanitizer annotations for Ripple's locks (`_Mutex`): see Docs/Reliability.md.
+    .target(name: "_RippleTSan"),
+    .target(name: "Ripple", dependencies: ["_RippleTSan"], swiftSettings: strictSettings),
     .target(name: "RippleTesting", dependencies: ["Ripple"], swiftSettings: strictSettings),
     .target(name: "Calculator", dependencies: ["Ripple"], swiftSettings: strictSettings),
     // `--clock virtual` drives a `TestClock`, so the terminal front end links RippleTesting.
