@@ -9,7 +9,7 @@ final class _ObservedStorage: Sendable {
 
   @usableFromInline
   init() {
-    report = _OperatorTasks.observedActivity
+    report = _OperatorTasks.observedActivity?.report
   }
 
   /// The iterator ran its closure.
