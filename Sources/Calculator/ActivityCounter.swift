@@ -1,8 +1,8 @@
-import Synchronization
+import Ripple
 
 /// Counts the tasks a model has running, so tests can check that releasing a model ends all of them.
 final class ActivityCounter: Sendable {
-  private let state = Mutex<(running: Int, idleWaiters: [UnsafeContinuation<Void, Never>])>((0, []))
+  private let state = _Mutex<(running: Int, idleWaiters: [UnsafeContinuation<Void, Never>])>((0, []))
 
   /// The number of tasks running now.
   var running: Int { state.withLock { $0.running } }

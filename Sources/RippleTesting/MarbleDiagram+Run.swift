@@ -1,4 +1,4 @@
-import Synchronization
+import Ripple
 
 /// Runs `pipeline` over inputs written as marble diagrams, in lockstep with a ``TestClock``, and returns
 /// the output as a diagram.
@@ -138,7 +138,7 @@ final class _MarbleRecorder: Sendable {
 
   private let clock: TestClock
   private let tick: Duration
-  private let state = Mutex(State())
+  private let state = _Mutex(State())
 
   init(clock: TestClock, tick: Duration) {
     self.clock = clock

@@ -1,4 +1,4 @@
-import Synchronization
+import Ripple
 
 /// A clock whose time moves only when a test tells it to, so timing tests are exact and instant.
 ///
@@ -67,11 +67,11 @@ public final class TestClock: Clock, Sendable {
     }
   }
 
-  private let machine: Mutex<_TestClockStateMachine>
+  private let machine: _Mutex<_TestClockStateMachine>
 
   /// A clock that starts at `now` (by default, its zero) and moves only when advanced.
   public init(now: Instant = .init()) {
-    machine = Mutex(_TestClockStateMachine(now: now))
+    machine = _Mutex(_TestClockStateMachine(now: now))
   }
 
   /// The current instant; it changes only through ``advance(by:)``, ``advance(to:)`` and ``run()``.

@@ -36,6 +36,9 @@ struct InteractiveTerminalTests {
     #expect(tmux.file("after") == before, sourceLocation: sourceLocation)
     let flags = Set((tmux.file("after-all") ?? "").split { $0 == " " || $0 == ";" || $0 == "\n" })
     #expect(flags.isSuperset(of: ["icanon", "echo", "isig", "icrnl"]), sourceLocation: sourceLocation)
+    let modes = tmux.modes()
+    #expect(!modes.alternateScreen, "the alternate screen is still on", sourceLocation: sourceLocation)
+    #expect(modes.cursorVisible, "the cursor is still hidden", sourceLocation: sourceLocation)
   }
 
   static func trimmed(_ screen: [String]) -> [String] {
@@ -76,7 +79,7 @@ struct InteractiveTerminalTests {
   }
 
   enum Exit: String, CaseIterable, CustomTestStringConvertible {
-    case q, escape, interrupt, terminate, hangUp, interruptSignal
+    case q, escape, interrupt, terminate, hangUp, interruptSignal, quitSignal
 
     var testDescription: String { rawValue }
 
@@ -86,6 +89,7 @@ struct InteractiveTerminalTests {
       case .interrupt, .interruptSignal: 130
       case .terminate: 143
       case .hangUp: 129
+      case .quitSignal: 131
       }
     }
   }
@@ -105,9 +109,32 @@ struct InteractiveTerminalTests {
     case .terminate: kill(pid, SIGTERM)
     case .hangUp: kill(pid, SIGHUP)
     case .interruptSignal: kill(pid, SIGINT)
+    case .quitSignal: kill(pid, SIGQUIT)
     }
     let screen = try await tmux.waitForScreen("calc to exit") { $0.contains { $0.hasPrefix("calc exited") } }
     #expect(screen.contains("calc exited \(exit.status)"))
+    #expect(!screen.contains(Self.help))
+    Self.expectRestored(tmux)
+  }
+
+  @Test(
+    "a signal in the middle of a calculation, with the spinner drawing, still restores the terminal",
+    arguments: [SIGINT, SIGTERM, SIGHUP, SIGQUIT])
+  func signalWhileComputing(signal: Int32) async throws {
+    let tmux = try Tmux(script: Self.script("--engine task --delay 30s"))
+    defer { tmux.close() }
+    try await tmux.waitForScreen("the form") { $0.contains(Self.help) }
+    try tmux.send("1", "Tab", "2", literal: false)
+    // The spinner redraws a line on every tick, so the signal lands while the renderer is busy.
+    let first = try await tmux.waitForScreen("computing") { $0.contains { $0.hasSuffix(" computing…") } }
+    let frame = first.first { $0.hasSuffix(" computing…") }
+    try await tmux.waitForScreen("another spinner frame") {
+      $0.contains { $0.hasSuffix(" computing…") && $0 != frame }
+    }
+    let pid = try #require(tmux.file("pid").flatMap { Int32($0.filter(\.isNumber)) })
+    kill(pid, signal)
+    let screen = try await tmux.waitForScreen("calc to exit") { $0.contains { $0.hasPrefix("calc exited") } }
+    #expect(screen.contains("calc exited \(128 + signal)"))
     #expect(!screen.contains(Self.help))
     Self.expectRestored(tmux)
   }

@@ -89,21 +89,34 @@ struct CalculatorModelTests {
     #expect(!calculation.isCalculating)
   }
 
-  @Test("releasing a model ends all its tasks", arguments: [EngineKind.pipeline, .debounce, .task])
+  @Test("releasing a model ends all its tasks", arguments: EngineKind.allCases)
   func releaseEndsTasks(kind: EngineKind) async {
     let clock = TestClock()
+    let calculator = SlowCalculator.live(delay: .seconds(5), clock: clock)
     weak var weakModel: CalculatorModel?
+    weak var weakCalculation: SharedCalculation?
     let activity: ActivityCounter
     do {
-      let engine: CalculatorEngine =
-        switch kind {
-        case .pipeline: .pipeline
-        case .debounce: .debounce(interval: .seconds(1))
-        default: .task
-        }
-      let model = CalculatorModel(engine: engine, calculator: .live(delay: .seconds(5), clock: clock), clock: clock)
+      let engine: CalculatorEngine
+      switch kind {
+      case .pipeline: engine = .pipeline
+      case .debounce: engine = .debounce(interval: .seconds(1))
+      case .task: engine = .task
+      case .shared:
+        // The shared object owns the calculation; the models showing it are its screens.
+        let calculation = SharedCalculation(calculator: calculator)
+        weakCalculation = calculation
+        engine = .shared(calculation)
+      }
+      let model = CalculatorModel(engine: engine, calculator: calculator, clock: clock)
       weakModel = model
-      activity = model.activity
+      var otherScreens: [CalculatorModel] = []
+      if case .shared(let calculation) = engine {
+        otherScreens.append(CalculatorModel(engine: engine, calculator: calculator, clock: clock))
+        activity = calculation.activity
+      } else {
+        activity = model.activity
+      }
       model.a = 1
       model.b = 2
       // Whatever the engine, a calculation ends up sleeping on the clock, five seconds from the start or from
@@ -117,8 +130,10 @@ struct CalculatorModelTests {
       }
       #expect(activity.running > 0)
       #expect(model.status == .computing)
+      withExtendedLifetime(otherScreens) {}
     }
     #expect(weakModel == nil)
+    #expect(weakCalculation == nil)
     await activity.waitUntilIdle()
     #expect(activity.running == 0)
   }

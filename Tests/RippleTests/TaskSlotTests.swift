@@ -1,5 +1,4 @@
 import RippleTesting
-import Synchronization
 import Testing
 
 @testable import Ripple
@@ -137,7 +136,7 @@ struct TaskSlotTimingTests {
   final class DidSetDriven: Sendable {
     let slot = TaskSlot()
     let clock: TestClock
-    let shown = Mutex<[Int]>([])
+    let shown = _Mutex<[Int]>([])
 
     init(clock: TestClock) {
       self.clock = clock

@@ -1,4 +1,4 @@
-import Synchronization
+import Ripple
 import Testing
 
 @_spi(Testing) @testable import Ripple
@@ -194,7 +194,7 @@ struct TestClockTests {
 
 /// A list that tasks append to.
 final class Log: Sendable {
-  private let storage = Mutex<[String]>([])
+  private let storage = _Mutex<[String]>([])
 
   func append(_ entry: String) {
     storage.withLock { $0.append(entry) }

@@ -41,6 +41,8 @@ public final class SharedCalculation {
 
   @ObservationIgnored private let calculator: SlowCalculator
   @ObservationIgnored private let task = TaskSlot()
+  /// Counts the calculation's task, so tests can check that releasing the object ends it.
+  @ObservationIgnored let activity = ActivityCounter()
 
   /// Creates a shared calculation using `calculator`; nothing runs until the input is complete.
   ///
@@ -60,9 +62,11 @@ public final class SharedCalculation {
   private func restart() {
     let input = self.input
     guard input.operands != nil else { return task.cancel() }
-    task.run(id: input) { [weak self, calculator] in
-      guard let outcome = await Outcome.calculate(input, with: calculator) else { return }
-      self?.outcome = outcome
+    task.run(id: input) { [weak self, calculator, activity] in
+      await activity.track {
+        guard let outcome = await Outcome.calculate(input, with: calculator) else { return }
+        self?.outcome = outcome
+      }
     }
   }
 }

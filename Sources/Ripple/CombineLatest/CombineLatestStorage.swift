@@ -1,15 +1,13 @@
-import Synchronization
-
 /// One `combineLatest` iteration: its state machine in a lock, the consumer's and the producers' sides.
 @usableFromInline
 final class _CombineLatestStorage<Value: Sendable, Output: Sendable, Failure: Error>: Sendable {
   @usableFromInline typealias Machine = _CombineLatestStateMachine<Value, Output, Failure>
 
-  @usableFromInline let machine: Mutex<Machine>
+  @usableFromInline let machine: _Mutex<Machine>
 
   @inlinable
   init(count: Int, combine: @escaping Machine.Combine) {
-    machine = Mutex(Machine(count: count, combine: combine))
+    machine = _Mutex(Machine(count: count, combine: combine))
   }
 
   /// Waits for the next output, on the caller's isolation; `nil` once the iteration is over.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One ``AsyncDebounceSequence`` iteration: its state machine in a lock, and the two tasks it starts on the
 /// first `next()` — one consuming the base, one sleeping on the clock.
 @usableFromInline
@@ -7,7 +5,7 @@ final class _DebounceStorage<Base: AsyncSequence & Sendable, C: Clock>: _Iterati
 where Base.Element: Sendable {
   @usableFromInline typealias Machine = _DebounceStateMachine<Base.Element, Base.Failure, C.Instant>
 
-  @usableFromInline let machine = Mutex(Machine())
+  @usableFromInline let machine = _Mutex(Machine())
   @usableFromInline let base: Base
   @usableFromInline let interval: C.Duration
   @usableFromInline let tolerance: C.Duration?

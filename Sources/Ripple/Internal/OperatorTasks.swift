@@ -15,7 +15,34 @@ public enum _OperatorTasks {
   /// A driver that cannot join a lockstep scope (a `@MainActor` model's) counts these reports to know that a
   /// change has reached `Observed` (``_ObservedActivity/read``) or travelled through it into the operator
   /// consuming it (``_ObservedActivity/waiting``). Read once per iterator.
-  @TaskLocal public static var observedActivity: (@Sendable (_ObservedActivity) -> Void)?
+  ///
+  /// The function is wrapped in a struct because binding a task-local of function type crashes optimized
+  /// builds of Swift 6.3 on Linux (in `swift_task_localValuePush`); bind it with
+  /// `$observedActivity.withValue(report) { … }`, which wraps it.
+  @TaskLocal public static var observedActivity: _ObservedActivityReport?
+}
+
+/// The function ``_OperatorTasks/observedActivity`` calls, as a value a task-local can hold.
+@_spi(Testing)
+public struct _ObservedActivityReport: Sendable {
+  /// Called with each activity.
+  public var report: @Sendable (_ObservedActivity) -> Void
+
+  /// Wraps `report`.
+  public init(_ report: @escaping @Sendable (_ObservedActivity) -> Void) {
+    self.report = report
+  }
+}
+
+@_spi(Testing)
+extension TaskLocal where Value == _ObservedActivityReport? {
+  /// Binds `report` as ``_OperatorTasks/observedActivity`` while `operation` runs.
+  public func withValue<R>(
+    _ report: @escaping @Sendable (_ObservedActivity) -> Void, operation: () throws -> R,
+    file: String = #fileID, line: UInt = #line
+  ) rethrows -> R {
+    try withValue(_ObservedActivityReport(report), operation: operation, file: file, line: line)
+  }
 }
 
 /// What an ``Observed`` iterator reports to ``_OperatorTasks/observedActivity``.

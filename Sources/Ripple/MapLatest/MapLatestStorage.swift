@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The shared state of one `mapLatest` iteration, for the consumer, the base task and the transform tasks.
 @usableFromInline
 final class _MapLatestStorage<Base: AsyncSequence & Sendable, Output: Sendable, Failure: Error>: _IterationCancelling
@@ -9,7 +7,7 @@ where Base.Element: Sendable {
   @usableFromInline let base: Base
   @usableFromInline let transform: @Sendable (Base.Element) async throws(Failure) -> Output
   @usableFromInline let convertFailure: @Sendable (Base.Failure) -> Failure
-  @usableFromInline let machine = Mutex(Machine())
+  @usableFromInline let machine = _Mutex(Machine())
 
   @inlinable
   init(

@@ -1,15 +1,13 @@
-import Synchronization
-
 /// One `merge` iteration: its state machine in a lock, the consumer's and the producers' sides.
 @usableFromInline
 final class _MergeStorage<Element: Sendable, Failure: Error>: Sendable {
   @usableFromInline typealias Machine = _MergeStateMachine<Element, Failure>
 
-  @usableFromInline let machine: Mutex<Machine>
+  @usableFromInline let machine: _Mutex<Machine>
 
   @inlinable
   init(count: Int) {
-    machine = Mutex(Machine(count: count))
+    machine = _Mutex(Machine(count: count))
   }
 
   /// Waits for the next element, on the caller's isolation; `nil` once the iteration is over.

@@ -3,13 +3,13 @@ import Synchronization
 /// The change tracking of one ``Observed`` iterator: its state machine in a lock.
 @usableFromInline
 final class _ObservedStorage: Sendable {
-  private let machine = Mutex(_ObservedStateMachine())
+  private let machine = _Mutex(_ObservedStateMachine())
   /// `_OperatorTasks.observedActivity` as it was bound when the iterator started.
   private let report: (@Sendable (_ObservedActivity) -> Void)?
 
   @usableFromInline
   init() {
-    report = _OperatorTasks.observedActivity
+    report = _OperatorTasks.observedActivity?.report
   }
 
   /// The iterator ran its closure.

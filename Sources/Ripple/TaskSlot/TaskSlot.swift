@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A slot for one task at a time, restarted when its id changes: SwiftUI's `.task(id:)` for code that is not a
 /// view.
 ///
@@ -32,7 +30,7 @@ import Synchronization
 /// cancels the running task; the task holds the slot weakly. Every method may be called from any thread or actor;
 /// when calls race, the one that takes the slot last wins and its task is the one left running.
 public final class TaskSlot: Sendable {
-  private let state = Mutex(_TaskSlotStateMachine())
+  private let state = _Mutex(_TaskSlotStateMachine())
 
   /// Creates an empty slot: nothing runs until the first ``run(id:priority:operation:)``.
   ///

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One ``AsyncThrottleSequence`` iteration: its state machine in a lock, and the two tasks it starts on the
 /// first `next()` — one consuming the base, one sleeping on the clock.
 @usableFromInline
@@ -7,14 +5,14 @@ final class _ThrottleStorage<Base: AsyncSequence & Sendable, C: Clock>: _Iterati
 where Base.Element: Sendable {
   @usableFromInline typealias Machine = _ThrottleStateMachine<Base.Element, Base.Failure, C.Instant>
 
-  @usableFromInline let machine: Mutex<Machine>
+  @usableFromInline let machine: _Mutex<Machine>
   @usableFromInline let base: Base
   @usableFromInline let interval: C.Duration
   @usableFromInline let clock: C
 
   @inlinable
   init(base: Base, interval: C.Duration, clock: C, latest: Bool) {
-    self.machine = Mutex(Machine(latest: latest))
+    self.machine = _Mutex(Machine(latest: latest))
     self.base = base
     self.interval = interval
     self.clock = clock

@@ -58,6 +58,14 @@ final class Tmux {
     return output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
   }
 
+  /// What the pane's terminal shows now: whether the alternate screen is on and whether the cursor is visible.
+  func modes() -> (alternateScreen: Bool, cursorVisible: Bool) {
+    let (_, output) = Self.shell(
+      "tmux -S \(Self.quote(socket)) display-message -p -t \(Self.session) '#{alternate_on} #{cursor_flag}'")
+    let flags = output.split(separator: " ").map { $0.hasPrefix("1") }
+    return (flags.first ?? false, flags.count > 1 && flags[1])
+  }
+
   /// Polls the screen until `condition` holds and returns it; records an issue with the last screen if it does
   /// not within `timeout`. (An end-to-end test waits for an external process: polling an exact expected screen
   /// with a generous deadline is the bounded way to do it.)

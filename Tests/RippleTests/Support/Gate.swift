@@ -1,4 +1,4 @@
-import Synchronization
+import Ripple
 
 /// A one-shot gate a task waits at until the test opens it; waiting ignores cancellation on purpose, to model
 /// work that does not stop when cancelled.
@@ -8,7 +8,7 @@ final class Gate: Sendable {
     case open
   }
 
-  private let state = Mutex(State.closed(waiter: nil))
+  private let state = _Mutex(State.closed(waiter: nil))
 
   init() {}
 

@@ -1,4 +1,4 @@
-import Synchronization
+import Ripple
 
 /// Collects values reported from any task and lets a test wait for a given number of them.
 ///
@@ -29,7 +29,7 @@ final class Recorder<Value: Sendable>: Sendable {
 
 /// Suspends until the current task is cancelled.
 func waitForCancellation() async {
-  let gate = Mutex<UnsafeContinuation<Void, Never>?>(nil)
+  let gate = _Mutex<UnsafeContinuation<Void, Never>?>(nil)
   await withTaskCancellationHandler {
     await withUnsafeContinuation { continuation in
       let cancelled = gate.withLock { stored -> Bool in
