@@ -12,9 +12,5 @@ const char *__tsan_default_suppressions(void) {
       // then carries on with only an uninstrumented acquire-load, while `resumeTaskAfterContinuation` did announce
       // its release. What `UnsafeContinuation.resume` read in the awaiting task's frame then looks as if it raced
       // with that task's next writes to the reused frame memory.
-      "race:Scc6resume\n"
-      // Until the script driver's two counters lock with `_Mutex` instead of `Mutex`: the toolchain's Mutex hands a
-      // contended lock over where the sanitizer cannot see it (see `_Mutex`). Remove both lines with that change.
-      "race:ObservedActivityCounter\n"
-      "race:CalculationStarts\n";
+      "race:Scc6resume\n";
 }

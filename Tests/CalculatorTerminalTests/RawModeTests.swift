@@ -70,3 +70,24 @@ extension TerminalTests {
     }
   }
 }
+
+extension TerminalTests {
+  /// The gate every frame passes through.
+  @Suite("TerminalRestorer")
+  @MainActor
+  struct TerminalRestorerTests {
+    @Test("a frame is written while the terminal is prepared, and nothing after the restore")
+    func noFrameAfterRestore() async throws {
+      let pty = try #require(PseudoTerminal())
+      try await RawMode.run(input: pty.terminal, output: pty.terminal) {
+        TerminalRestorer.write("frame one")
+        TerminalRestorer.restore()  // what a signal handler does
+        TerminalRestorer.write("late frame")
+      }
+      // A marker written straight to the terminal after the run: everything before it has arrived by then.
+      StandardStream(descriptor: pty.terminal).write("<end>")
+      let written = pty.read(until: "<end>")
+      #expect(written == ANSI.prepare + "frame one" + "\u{18}" + ANSI.restore + "<end>")
+    }
+  }
+}

@@ -41,7 +41,7 @@ struct InteractiveApp {
     defer { reader.stop() }
     let session = FormSession(
       models: models, title: title, size: TerminalSize.of(descriptor: STDOUT_FILENO), colour: colour,
-      clock: ContinuousClock(), post: { continuation.yield($0) }, write: { StandardStream.output.write($0) })
+      clock: ContinuousClock(), post: { continuation.yield($0) }, write: { TerminalRestorer.write($0) })
     session.start()
     defer { session.stop() }
     for await event in events {

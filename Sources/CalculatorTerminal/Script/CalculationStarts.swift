@@ -1,5 +1,5 @@
 import Calculator
-import Synchronization
+import Ripple
 
 /// Records each calculation the model starts — its input, and how many sleeps the clock had started just
 /// before — so a driver can wait for the sleep of one particular calculation.
@@ -17,7 +17,7 @@ final class CalculationStarts: Sendable {
     var waiters: [(input: Input, from: Int, continuation: UnsafeContinuation<Int, Never>)] = []
   }
 
-  private let state = Mutex(State())
+  private let state = _Mutex(State())
 
   /// How many calculations have started.
   var count: Int { state.withLock { $0.starts.count } }

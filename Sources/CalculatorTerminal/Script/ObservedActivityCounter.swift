@@ -1,5 +1,4 @@
 @_spi(Testing) import Ripple
-import Synchronization
 
 /// Counts what the model's `Observed` iterators do — reads and waits — and lets a driver wait for a count.
 ///
@@ -13,7 +12,7 @@ final class ObservedActivityCounter: Sendable {
     var waiters: [(reads: Int, waits: Int, continuation: UnsafeContinuation<Void, Never>)] = []
   }
 
-  private let state = Mutex(State())
+  private let state = _Mutex(State())
 
   /// Records one report.
   @Sendable func report(_ activity: _ObservedActivity) {

@@ -41,7 +41,7 @@ enum RawMode {
       SignalHandlers.uninstall()
     }
     guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else { throw TerminalError.systemCall("tcsetattr", errno) }
-    StandardStream(descriptor: output).write(ANSI.prepare)
+    TerminalRestorer.write(ANSI.prepare)
     return try await body()
   }
 
