@@ -63,8 +63,7 @@ enum TerminalRestorer {
     while waited < longestWait {
       let busy = writer.load(ordering: .sequentiallyConsistent)
       if busy == 0 || busy == me { break }
-      var millisecond = timespec(tv_sec: 0, tv_nsec: 1_000_000)
-      nanosleep(&millisecond, nil)
+      _ = poll(nil, 0, 1)  // a millisecond's sleep that is async-signal-safe
       waited += 1
     }
     var offset = 0
