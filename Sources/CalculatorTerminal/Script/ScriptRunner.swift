@@ -31,7 +31,8 @@ struct ScriptRunner {
   private func runVirtual<Lines: AsyncSequence<String, Never>>(_ lines: Lines) async -> Int32 {
     let driver = await VirtualTimeDriver(options: options)
     let printer = EventPrinter(json: options.json, output: output)
-    driver.onChange = { printer.show(driver.model.status, at: driver.now) }
+    // The driver owns the callback, so the callback must not own the driver.
+    driver.onChange = { [unowned driver] in printer.show(driver.model.status, at: driver.now) }
     let status = await play(lines) { command in
       switch command {
       case .set(let field, let value): await driver.set(field, to: value)
