@@ -13,14 +13,26 @@ final class CalculationStarts: Sendable {
   }
 
   private struct State {
+    /// The number of starts before `starts[0]`: those before the newest mark are dropped, so a long run keeps
+    /// only the calculations of its current reaction.
+    var base = 0
     var starts: [Start] = []
     var waiters: [(input: Input, from: Int, continuation: UnsafeContinuation<Int, Never>)] = []
   }
 
   private let state = _Mutex(State())
 
-  /// How many calculations have started.
-  var count: Int { state.withLock { $0.starts.count } }
+  /// How many calculations have started, as the index to wait from; forgets the starts before it.
+  ///
+  /// A driver reacts to one thing at a time, so it only ever waits from its newest mark: starts before it can
+  /// go, which keeps memory flat over a million-event soak.
+  func mark() -> Int {
+    state.withLock { state in
+      state.base += state.starts.count
+      state.starts.removeAll(keepingCapacity: true)
+      return state.base
+    }
+  }
 
   /// `calculator`, recording each calculation as it starts; `sleepsStarted` reads the clock's mark.
   func recording(_ calculator: SlowCalculator, sleepsStarted: @escaping @Sendable () -> Int) -> SlowCalculator {
@@ -30,12 +42,12 @@ final class CalculationStarts: Sendable {
     }
   }
 
-  /// Suspends until a calculation of `input` has started, counting from the `from`-th start; returns the
-  /// clock's sleep count just before it started.
+  /// Suspends until a calculation of `input` has started, counting from the `from`-th start (the newest
+  /// ``mark()``); returns the clock's sleep count just before it started.
   func wait(for input: Input, from index: Int) async -> Int {
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Int, Never>) in
       let found = state.withLock { state -> Int? in
-        if let start = state.starts.dropFirst(index).first(where: { $0.input == input }) {
+        if let start = state.starts.dropFirst(max(index - state.base, 0)).first(where: { $0.input == input }) {
           return start.sleepsBefore
         }
         state.waiters.append((input, index, continuation))
@@ -48,7 +60,7 @@ final class CalculationStarts: Sendable {
   private func record(_ input: Input, sleepsBefore: Int) {
     let due = state.withLock { state in
       state.starts.append(Start(input: input, sleepsBefore: sleepsBefore))
-      let index = state.starts.count - 1
+      let index = state.base + state.starts.count - 1
       let matches = { (waiter: (input: Input, from: Int, continuation: UnsafeContinuation<Int, Never>)) in
         waiter.input == input && waiter.from <= index
       }

@@ -76,7 +76,7 @@ final class VirtualTimeDriver {
   /// Sets `field` to `value` at the current instant, and waits for the engine's reaction.
   func set(_ field: Field, to value: Int?) async {
     let before = model.input
-    let mark = Mark(sleeps: clock.sleepsStarted, calculations: starts.count)
+    let mark = Mark(sleeps: clock.sleepsStarted, calculations: starts.mark())
     switch field {
     case .a: model.a = value
     case .b: model.b = value
@@ -117,7 +117,7 @@ final class VirtualTimeDriver {
 
   /// Advances to `instant`, the earliest deadline, and waits for what the sleepers woken there do.
   private func step(to instant: TestClock.Instant) async {
-    let mark = Mark(sleeps: clock.sleepsStarted, calculations: starts.count)
+    let mark = Mark(sleeps: clock.sleepsStarted, calculations: starts.mark())
     await clock.advance(to: instant)
     var settled: Input?
     if timerDeadline == instant {
