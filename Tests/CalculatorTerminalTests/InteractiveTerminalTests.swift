@@ -121,16 +121,9 @@ struct InteractiveTerminalTests {
     "a signal in the middle of a calculation, with the spinner drawing, still restores the terminal",
     arguments: [SIGINT, SIGTERM, SIGHUP, SIGQUIT])
   func signalWhileComputing(signal: Int32) async throws {
-    let tmux = try Tmux(script: Self.script("--engine task --delay 30s"))
-    defer { tmux.close() }
-    try await tmux.waitForScreen("the form") { $0.contains(Self.help) }
-    try tmux.send("1", "Tab", "2", literal: false)
     // The spinner redraws a line on every tick, so the signal lands while the renderer is busy.
-    let first = try await tmux.waitForScreen("computing") { $0.contains { $0.hasSuffix(" computing…") } }
-    let frame = first.first { $0.hasSuffix(" computing…") }
-    try await tmux.waitForScreen("another spinner frame") {
-      $0.contains { $0.hasSuffix(" computing…") && $0 != frame }
-    }
+    let tmux = try await Self.spinnerTurning()
+    defer { tmux.close() }
     let pid = try #require(tmux.file("pid").flatMap { Int32($0.filter(\.isNumber)) })
     kill(pid, signal)
     let screen = try await tmux.waitForScreen("calc to exit") { $0.contains { $0.hasPrefix("calc exited") } }
@@ -139,17 +132,29 @@ struct InteractiveTerminalTests {
     Self.expectRestored(tmux)
   }
 
+  /// Starts `calc` with a 30-second calculation, types both numbers, and returns once the spinner has drawn two
+  /// different frames. Close the returned session.
+  static func spinnerTurning() async throws -> Tmux {
+    let tmux = try Tmux(script: script("--engine task --delay 30s"))
+    do {
+      try await tmux.waitForScreen("the form") { $0.contains(help) }
+      try tmux.send("1", "Tab", "2", literal: false)
+      let first = try await tmux.waitForScreen("computing") { $0.contains { $0.hasSuffix(" computing…") } }
+      let frame = first.first { $0.hasSuffix(" computing…") }
+      try await tmux.waitForScreen("another spinner frame") {
+        $0.contains { $0.hasSuffix(" computing…") && $0 != frame }
+      }
+      return tmux
+    } catch {
+      tmux.close()
+      throw error
+    }
+  }
+
   @Test("the spinner turns while a slow calculation runs")
   func spinner() async throws {
-    let tmux = try Tmux(script: Self.script("--engine task --delay 30s"))
+    let tmux = try await Self.spinnerTurning()
     defer { tmux.close() }
-    try await tmux.waitForScreen("the form") { $0.contains(Self.help) }
-    try tmux.send("1", "Tab", "2", literal: false)
-    let first = try await tmux.waitForScreen("computing") { $0.contains { $0.hasSuffix(" computing…") } }
-    let frame = first.first { $0.hasSuffix(" computing…") }
-    try await tmux.waitForScreen("another spinner frame") {
-      $0.contains { $0.hasSuffix(" computing…") && $0 != frame }
-    }
     try tmux.send("q", literal: true)
     try await tmux.waitForScreen("calc to exit") { $0.contains("calc exited 0") }
     Self.expectRestored(tmux)
