@@ -47,7 +47,8 @@ final class CalculationStarts: Sendable {
   func wait(for input: Input, from index: Int) async -> Int {
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Int, Never>) in
       let found = state.withLock { state -> Int? in
-        if let start = state.starts.dropFirst(max(index - state.base, 0)).first(where: { $0.input == input }) {
+        precondition(index >= state.base, "waiting from \(index), before the newest mark \(state.base)")
+        if let start = state.starts.dropFirst(index - state.base).first(where: { $0.input == input }) {
           return start.sleepsBefore
         }
         state.waiters.append((input, index, continuation))

@@ -66,7 +66,10 @@ enum SignalHandlers {
     action.__sigaction_u.__sa_sigaction = handler
     #endif
     action.sa_flags = flags | Int32(SA_SIGINFO)
+    // While a handler runs on a thread, the terminating signals wait: a second one cannot interrupt a restore
+    // on the same thread.
     sigemptyset(&action.sa_mask)
+    for blocked in terminating { sigaddset(&action.sa_mask, blocked) }
     sigaction(signal, &action, previous + Int(signal))
   }
 

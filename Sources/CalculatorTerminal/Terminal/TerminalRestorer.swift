@@ -11,7 +11,8 @@ import Darwin
 ///
 /// A signal handler may only call async-signal-safe functions, so everything it needs (the descriptors, the
 /// saved settings, the bytes to write) is prepared by ``arm(input:output:original:)`` before any handler is
-/// installed, and ``restore()`` does nothing but `write(2)` and `tcsetattr(3)` guarded by an atomic flag.
+/// installed, and ``restore()`` does nothing but `write(2)`, `tcsetattr(3)` and `usleep(3)` (on glibc and Darwin
+/// a `nanosleep`) guarded by an atomic state.
 ///
 /// Everything the form draws goes through ``write(_:)``, the gate that keeps a frame off the shell's screen: a
 /// frame is written only while a restore is owed, and a restore waits for a frame that another thread is in the
@@ -35,37 +36,63 @@ enum TerminalRestorer {
     _ = buffer.initialize(from: text)
     return buffer
   }()
-  /// Whether the terminal is in the prepared state and still owes a restore.
-  private static let armed = Atomic<Bool>(false)
+  /// Where the terminal stands: ``idle`` (nothing owed), ``owed`` (prepared, a restore is owed), or the
+  /// number of the thread that is restoring it now. One word, so taking the restore and naming its thread are
+  /// one step.
+  private static let state = Atomic<UInt>(idle)
+  private static let idle: UInt = 0
+  private static let owed: UInt = 1
   /// The thread inside ``write(_:)`` now, or 0: a restore on another thread waits for it to finish.
   private static let writer = Atomic<UInt>(0)
-  /// How long a restore waits for a frame in progress: a terminal that stopped reading cannot hold an exit.
-  private static let longestWait = 500
+  /// How many milliseconds a restore waits for another thread — a frame in progress, or a restore under way —
+  /// so that a terminal that stopped reading cannot hold an exit. (Computed, so a handler never runs a lazy
+  /// initialiser.)
+  private static var longestWait: Int { 500 }
 
   /// Records the settings to restore; call before entering raw mode and before installing handlers.
   static func arm(input: Int32, output: Int32, original: termios) {
-    _ = bytes  // initialise outside any handler
+    // Initialise the lazily created statics here, outside any handler.
+    _ = bytes
+    _ = writer.load(ordering: .sequentiallyConsistent)
     record = Record(input: input, output: output, original: original)
-    armed.store(true, ordering: .sequentiallyConsistent)
+    state.store(owed, ordering: .sequentiallyConsistent)
   }
 
   /// Whether a restore is owed.
-  static var isArmed: Bool { armed.load(ordering: .sequentiallyConsistent) }
+  static var isArmed: Bool { state.load(ordering: .sequentiallyConsistent) == owed }
 
-  /// Restores the terminal if it has not been restored yet: the normal screen, a visible cursor, plain text,
-  /// and the settings saved by ``arm(input:output:original:)``. Async-signal-safe.
+  /// Restores the terminal if it is owed a restore: the normal screen, a visible cursor, plain text, and the
+  /// settings saved by ``arm(input:output:original:)``. Async-signal-safe.
+  ///
+  /// Whichever call comes first does the work. A call made while another thread is restoring waits until it is
+  /// done (a second signal must not exit under a half-restored terminal); a call made on the restoring thread
+  /// itself — a signal that interrupted the scoped helper's restore — does the work again, since the
+  /// interrupted restore will not resume before the process exits. Restoring twice is harmless.
   static func restore() {
-    guard armed.exchange(false, ordering: .sequentiallyConsistent) else { return }
-    // From here no frame starts (`write` sees `armed` false); wait for one another thread already started. A
-    // frame this thread was writing when a signal interrupted it is left unfinished: the CAN below ends it.
     let me = currentThread()
-    var waited = 0
-    while waited < longestWait {
-      let busy = writer.load(ordering: .sequentiallyConsistent)
-      if busy == 0 || busy == me { break }
-      _ = poll(nil, 0, 1)  // a millisecond's sleep that is async-signal-safe
-      waited += 1
+    let (won, current) = state.compareExchange(
+      expected: owed, desired: me, ordering: .sequentiallyConsistent)
+    guard won else {
+      if current == me {
+        putBack()
+      } else if current != idle {
+        waitWhile { state.load(ordering: .sequentiallyConsistent) != idle }
+      }
+      return
     }
+    // From here no frame starts (`write` sees no restore owed); wait for one another thread already started. A
+    // frame this thread was writing when a signal interrupted it is left unfinished: the CAN that `putBack`
+    // writes first ends it.
+    waitWhile {
+      let busy = writer.load(ordering: .sequentiallyConsistent)
+      return busy != 0 && busy != me
+    }
+    putBack()
+    state.store(idle, ordering: .sequentiallyConsistent)
+  }
+
+  /// Writes the restore sequence and puts the saved settings back.
+  private static func putBack() {
     var offset = 0
     while offset < bytes.count {
       let written = systemWrite(record.output, bytes.baseAddress! + offset, bytes.count - offset)
@@ -76,23 +103,36 @@ enum TerminalRestorer {
       offset += written
     }
     var original = record.original
-    while tcsetattr(record.input, TCSADRAIN, &original) != 0 && errno == EINTR {}
+    // TCSANOW: the bytes above are already queued, and waiting for them to drain could wait forever on a
+    // terminal that stopped reading.
+    while tcsetattr(record.input, TCSANOW, &original) != 0 && errno == EINTR {}
+  }
+
+  /// Sleeps a millisecond at a time while `condition` holds, for at most ``longestWait`` milliseconds.
+  private static func waitWhile(_ condition: () -> Bool) {
+    var waited = 0
+    while waited < longestWait && condition() {
+      usleep(1_000)
+      waited += 1
+    }
   }
 
   /// Writes `text` to the terminal if it is still in the prepared state; after a restore it writes nothing.
   ///
-  /// Use it for everything drawn between ``arm(input:output:original:)`` and the restore. (Announcing the writer
-  /// before checking `armed`, while ``restore()`` clears `armed` before reading the writer, means that of a frame
-  /// and a restore racing on two threads, either the frame sees the restore and is dropped or the restore sees
-  /// the frame and waits for it.)
+  /// Use it for everything drawn between ``arm(input:output:original:)`` and the restore. It is main-actor
+  /// isolated because the gate tracks one writer at a time. (Announcing the writer before checking the state,
+  /// while ``restore()`` takes the state before reading the writer, means that of a frame and a restore racing
+  /// on two threads, either the frame sees the restore and is dropped or the restore sees the frame and waits
+  /// for it.)
+  @MainActor
   static func write(_ text: String) {
     writer.store(currentThread(), ordering: .sequentiallyConsistent)
     defer { writer.store(0, ordering: .sequentiallyConsistent) }
-    guard armed.load(ordering: .sequentiallyConsistent) else { return }
+    guard state.load(ordering: .sequentiallyConsistent) == owed else { return }
     StandardStream(descriptor: record.output).write(text)
   }
 
-  /// A number naming the calling thread, never 0.
+  /// A number naming the calling thread, never 0 or 1 (a thread's address on both platforms).
   private static func currentThread() -> UInt {
     #if canImport(Darwin)
     UInt(bitPattern: pthread_self())
