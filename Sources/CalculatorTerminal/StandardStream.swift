@@ -14,14 +14,21 @@ struct StandardStream: Sendable {
 
   /// Writes all of `text`, retrying after interruptions and short writes.
   func write(_ text: String) {
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-      let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
+    var text = text
+    text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+  }
+
+  /// Writes all of `bytes`, retrying after interruptions and short writes. It allocates nothing and calls only
+  /// `write(2)`, so a signal handler may use it.
+  func write(_ bytes: UnsafeRawBufferPointer) {
+    var offset = 0
+    while offset < bytes.count {
+      let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
       if written < 0 {
         if errno == EINTR { continue }
         return
       }
-      bytes = bytes.dropFirst(written)
+      offset += written
     }
   }
 

@@ -140,26 +140,21 @@ struct CalculatorModelTests {
 
   @Test("property: over 1,000 random typing scripts the engines agree, and none shows an older result")
   func randomScripts() async {
-    var generator = SplitMix64(seed: 0xCA1C)
-    for script in 0..<1_000 {
-      let edits = randomEdits(using: &generator)
-      var finals: [EngineKind: CalculatorStatus] = [:]
-      for kind in EngineKind.allCases {
-        let shown = await play(edits, on: kind)
-        finals[kind] = shown.finalStatus
-        let ages = ages(of: shown, typing: edits)
-        #expect(zip(ages, ages.dropFirst()).allSatisfy { $0 <= $1 }, "script \(script) \(kind): \(edits)")
-      }
-      #expect(Set(finals.values.map(\.description)).count == 1, "script \(script): \(finals) for \(edits)")
-    }
+    await checkRandomScripts(1_000, seed: 0xCA1C, delay: nil)
   }
 
   @Test(
     "property: with a slow calculator on every engine (1.5 s, longer than the debounce), the same holds",
     arguments: [Duration.milliseconds(1500), .milliseconds(300)])
   func randomScriptsWithDelay(delay: Duration) async {
-    var generator = SplitMix64(seed: 0xDE1A)
-    for script in 0..<300 {
+    await checkRandomScripts(300, seed: 0xDE1A, delay: delay)
+  }
+
+  /// Plays `count` random scripts on every engine with `delay` (`nil`: each engine's default) and expects the
+  /// engines to agree on the final status, and no engine to show an outcome older than one it showed before.
+  func checkRandomScripts(_ count: Int, seed: UInt64, delay: Duration?) async {
+    var generator = SplitMix64(seed: seed)
+    for script in 0..<count {
       let edits = randomEdits(using: &generator)
       var finals: [EngineKind: CalculatorStatus] = [:]
       for kind in EngineKind.allCases {

@@ -93,15 +93,7 @@ enum TerminalRestorer {
 
   /// Writes the restore sequence and puts the saved settings back.
   private static func putBack() {
-    var offset = 0
-    while offset < bytes.count {
-      let written = systemWrite(record.output, bytes.baseAddress! + offset, bytes.count - offset)
-      if written < 0 {
-        if errno == EINTR { continue }
-        break
-      }
-      offset += written
-    }
+    StandardStream(descriptor: record.output).write(UnsafeRawBufferPointer(bytes))
     var original = record.original
     // TCSANOW: the bytes above are already queued, and waiting for them to drain could wait forever on a
     // terminal that stopped reading.
@@ -140,9 +132,4 @@ enum TerminalRestorer {
     UInt(pthread_self())
     #endif
   }
-}
-
-/// `write(2)`, under a name that ``TerminalRestorer/write(_:)`` does not hide.
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-  write(descriptor, bytes, count)
 }
