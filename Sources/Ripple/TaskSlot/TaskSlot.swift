@@ -31,6 +31,8 @@
 /// when calls race, the one that takes the slot last wins and its task is the one left running.
 public final class TaskSlot: Sendable {
   private let state = _Mutex(_TaskSlotStateMachine())
+  /// Held for the whole of a `run`: racing calls take turns.
+  private let starting = _Mutex(())
 
   /// Creates an empty slot: nothing runs until the first ``run(id:priority:operation:)``.
   ///
@@ -71,20 +73,43 @@ public final class TaskSlot: Sendable {
     priority: TaskPriority? = nil,
     @_inheritActorContext operation: @escaping @isolated(any) @Sendable () async -> Void
   ) {
-    let previous: Task<Void, Never>? = state.withLock { machine in
-      guard let generation = machine.runRequested(id: AnyHashable(id)) else { return nil }
-      // The task starts inside the lock so that, among racing calls, the one recorded last is the one left
-      // running; it is cancelled only after the lock is released.
+    // One `run` at a time, so that "the previous task" is well defined among racing calls and is cancelled —
+    // its cancellation handlers run — before the next task exists. The state has a lock of its own, not held
+    // while those handlers run, so they may read `isRunning` or call `cancel()`.
+    starting.withLock { _ in
+      guard let (generation, previous) = state.withLock({ $0.runRequested(id: AnyHashable(id)) }) else { return }
+      previous?.cancel()
+      state.withLock { machine in
+        // `cancel()` may have come in while the previous task was being cancelled: then start nothing.
+        guard machine.isCurrent(generation) else { return }
+        let task = start(operation, priority: priority, generation: generation)
+        machine.started(task, id: AnyHashable(id), generation: generation)
+      }
+    }
+  }
+
+  /// Creates the task for `operation`, which tells the slot when the operation has returned.
+  private func start(
+    _ operation: @escaping @isolated(any) @Sendable () async -> Void, priority: TaskPriority?, generation: UInt64
+  ) -> Task<Void, Never> {
+    guard operation.isolation != nil else {
+      // Nonisolated: a wrapper runs exactly where the operation would, and reports its end itself.
       let body: @Sendable () async -> Void = { [weak self] in
         await operation()
         self?.finished(generation: generation)
       }
-      let task =
-        _OperatorTasks.executor.map { Task(executorPreference: $0, priority: priority, operation: body) }
+      return _OperatorTasks.executor.map { Task(executorPreference: $0, priority: priority, operation: body) }
         ?? Task(priority: priority, operation: body)
-      return machine.started(task, generation: generation)
     }
-    previous?.cancel()
+    // Isolated to an actor: the task is enqueued on that actor at once, so operations start in call order, as
+    // `Task { }` bodies do. A wrapper closure cannot take on the operation's isolation, so a second task waits
+    // for the end.
+    let task = Task(priority: priority, operation: operation)
+    _ = _startOperatorTask(priority: priority) { [weak self] in
+      await task.value
+      self?.finished(generation: generation)
+    }
+    return task
   }
 
   /// Cancels the running task, if any, and empties the slot; the next `run` starts whatever its id.
@@ -114,11 +139,6 @@ public final class TaskSlot: Sendable {
   /// ```
   public var isRunning: Bool {
     state.withLock { $0.isRunning }
-  }
-
-  /// The running task and its id, for tests.
-  var runningForTesting: (id: AnyHashable, task: Task<Void, Never>)? {
-    state.withLock { $0.running }
   }
 
   private func finished(generation: UInt64) {

@@ -8,38 +8,35 @@ struct _TaskSlotStateMachine: ~Copyable {
   }
 
   private var state = State.empty
+  /// The generation of the newest `run` or `cancel`: a task is started only for the newest request.
   private var lastGeneration: UInt64 = 0
-  private var pendingID: AnyHashable?
 
   var isRunning: Bool {
     if case .running = state { return true }
     return false
   }
 
-  /// The running task and its id.
-  var running: (id: AnyHashable, task: Task<Void, Never>)? {
-    if case .running(let id, let task, _) = state { return (id, task) }
-    return nil
-  }
-
-  /// `run(id:)` was called. Returns the generation of the task to start, or `nil` when the running task already
-  /// has this id.
-  mutating func runRequested(id: AnyHashable) -> UInt64? {
+  /// `run(id:)` was called. Returns the generation of the task to start and the running task it replaces, to
+  /// cancel before the new one starts; `nil` when the running task already has this id.
+  mutating func runRequested(id: AnyHashable) -> (generation: UInt64, previous: Task<Void, Never>?)? {
     if case .running(let runningID, _, _) = state, runningID == id { return nil }
     lastGeneration &+= 1
-    pendingID = id
-    return lastGeneration
+    defer { state = .empty }
+    if case .running(_, let previous, _) = state { return (lastGeneration, previous) }
+    return (lastGeneration, nil)
   }
 
-  /// The task for the last `runRequested` started. Returns the task it replaces, to cancel.
-  mutating func started(_ task: Task<Void, Never>, generation: UInt64) -> Task<Void, Never>? {
-    guard let id = pendingID, generation == lastGeneration else {
+  /// Whether `generation` is still the newest request: no `cancel()` came after it.
+  func isCurrent(_ generation: UInt64) -> Bool {
+    generation == lastGeneration
+  }
+
+  /// The task for the newest request, `generation`, started for `id`.
+  mutating func started(_ task: Task<Void, Never>, id: AnyHashable, generation: UInt64) {
+    guard case .empty = state, generation == lastGeneration else {
       preconditionFailure("TaskSlot: a task started without a matching request (state: \(state))")
     }
-    pendingID = nil
-    defer { state = .running(id: id, task: task, generation: generation) }
-    if case .running(_, let previous, _) = state { return previous }
-    return nil
+    state = .running(id: id, task: task, generation: generation)
   }
 
   /// A task returned. It leaves the slot only if no newer task replaced it.
@@ -49,8 +46,9 @@ struct _TaskSlotStateMachine: ~Copyable {
     }
   }
 
-  /// The slot was cancelled or released. Returns the task to cancel.
+  /// The slot was cancelled or released. Returns the task to cancel; a task being started is not started.
   mutating func cancelled() -> Task<Void, Never>? {
+    lastGeneration &+= 1
     defer { state = .empty }
     if case .running(_, let task, _) = state { return task }
     return nil
