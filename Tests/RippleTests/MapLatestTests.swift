@@ -88,6 +88,44 @@ struct MapLatestTests {
     #expect(try await iterator.next() == nil)
   }
 
+  @Test("after a transform fails, no later element is transformed and the error comes next")
+  func nothingAfterTransformError() async throws {
+    let transformed = Recorder<Int>()
+    var iterator = finiteStream([0, 1, 2]).mapLatest { value throws -> Int in
+      transformed.record(value)
+      if value == 1 { throw Boom.boom }
+      return value
+    }.makeAsyncIterator()
+    var delivered: [Int] = []
+    do {
+      while let value = try await iterator.next() { delivered.append(value) }
+      Issue.record("the transform's error was not thrown")
+    } catch {
+      #expect(error as? Boom == .boom)
+    }
+    #expect(try await iterator.next() == nil)
+    // 0's result may be superseded by 1 before it is taken, but 2 is never transformed nor delivered.
+    #expect(delivered.allSatisfy { $0 == 0 }, "delivered \(delivered) around the error")
+    #expect(Set(await transformed.values(count: 2)) == [0, 1])
+  }
+
+  @Test("a transform's error supersedes an older result the consumer has not taken")
+  func transformErrorSupersedesPendingResult() async throws {
+    let base = ControlledSequence<Int>()
+    var iterator = base.mapLatest { value throws(Boom) -> Int in
+      if value == 3 { throw .boom }
+      return value
+    }.makeAsyncIterator()
+    base.send(1)
+    #expect(try await iterator.next() == 1)
+    base.send(2)
+    base.send(3)
+    // The failure cancels the base, so its iteration ending means the failure has been recorded.
+    #expect(await base.ending())
+    await #expect(throws: Boom.boom) { try await iterator.next() }
+    #expect(try await iterator.next() == nil)
+  }
+
   @Test("a base error ends the sequence after a result already computed")
   func baseErrorEnds() async throws {
     let (base, input) = AsyncThrowingStream.makeStream(of: Int.self)

@@ -89,10 +89,10 @@ struct _MapLatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
   }
 
   /// The base produced an element. Returns its generation and the superseded transform to cancel, or `nil` when
-  /// iteration has ended and the base task should stop.
+  /// iteration has ended or is ending with a failure, and the base task should stop.
   @inlinable
   mutating func elementProduced() -> (generation: UInt64, supersede: Task<Void, Never>?)? {
-    guard case .running(var running) = state else { return nil }
+    guard case .running(var running) = state, running.failure == nil else { return nil }
     running.latest &+= 1
     let superseded = running.inFlight?.task
     running.inFlight = (running.latest, nil)
@@ -146,6 +146,8 @@ struct _MapLatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
       state = .running(running)
       return .none
     case .failure(let failure):
+      // The newest element's outcome is this error: an older element's result must not come before it.
+      running.pending = nil
       return failed(running, failure)
     }
   }
@@ -185,7 +187,8 @@ struct _MapLatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
     return (running.consumer, Self.tasks(of: running))
   }
 
-  /// A transform or the base failed: iteration ends with the first failure, after a result already computed.
+  /// A transform or the base failed: iteration ends with the first failure, after `pending` if there is one. From
+  /// here on no element starts a transform and no transform's outcome is delivered.
   @inlinable
   mutating func failed(_ running: consuming Running, _ failure: Failure) -> Effects {
     var running = running
