@@ -187,6 +187,26 @@ struct ObservedTests {
     #expect(await iterator.next() == nil)
   }
 
+  @Test("untilFinished with a weak capture ends when the model goes while the closure runs")
+  @MainActor func weakCaptureEndsWhenModelGoesDuringEmit() async {
+    /// Holds the model's only strong reference outside the closure.
+    @MainActor final class Owner {
+      var model: MainModel? = MainModel()
+    }
+    let owner = Owner()
+    weak let weakModel = owner.model
+    let values = Observed<Int, Never>.untilFinished { [weak model = owner.model] in
+      guard let model else { return .finish }
+      let value = model.a
+      owner.model = nil  // as if another thread let go meanwhile: the model goes when the closure returns
+      return .next(value)
+    }
+    var iterator = values.makeAsyncIterator()
+    #expect(await iterator.next() == 0)
+    #expect(weakModel == nil)
+    #expect(await iterator.next() == nil)
+  }
+
   @Test("cancelling the consuming task ends iteration while it waits")
   @MainActor func cancellationWhileWaiting() async {
     let model = MainModel()

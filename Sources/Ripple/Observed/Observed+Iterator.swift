@@ -9,7 +9,18 @@ extension Observed {
     enum Phase {
       case initial
       case tracking(_ObservedStorage)
+      /// The model went away while the closure produced the last element: nothing follows but `end`.
+      case ending(Failure?)
       case finished
+    }
+
+    /// What one run of the closure gave.
+    @usableFromInline
+    enum Emission: Sendable {
+      case element(Element)
+      /// The last element: the closure finished (`nil`) or threw when run once more.
+      case lastElement(Element, then: Failure?)
+      case finish
     }
 
     @usableFromInline let emit: _ObservedEmit<Element, Failure>
@@ -34,6 +45,10 @@ extension Observed {
       switch phase {
       case .finished:
         return nil
+      case .ending(let failure):
+        phase = .finished
+        if let failure { throw failure }
+        return nil
       case .initial:
         storage = _ObservedStorage()
         phase = .tracking(storage)
@@ -45,19 +60,24 @@ extension Observed {
       }
       guard !Task.isCancelled else { return finish() }
       do {
-        let iteration: Iteration
+        let emission: Emission
         let emitIsolation = emit.isolation
         if emitIsolation == nil
           || emitIsolation.map(ObjectIdentifier.init) == iterationIsolation.map(ObjectIdentifier.init)
         {
           // Already on the closure's isolation (or it has none): call it here and skip the executor switch.
-          iteration = try Self.emission(emit: emit, storage: storage)
+          emission = try Self.emission(emit: emit, storage: storage)
         } else {
-          iteration = try await Self.emission(isolation: emitIsolation, emit: emit, storage: storage)
+          emission = try await Self.emission(isolation: emitIsolation, emit: emit, storage: storage)
         }
-        switch iteration {
-        case .next(let element): return element
-        case .finish: return finish()
+        switch emission {
+        case .element(let element):
+          return element
+        case .lastElement(let element, let failure):
+          phase = .ending(failure)
+          return element
+        case .finish:
+          return finish()
         }
       } catch {
         phase = .finished
@@ -83,7 +103,7 @@ extension Observed {
       isolation: isolated (any Actor)?,
       emit: _ObservedEmit<Element, Failure>,
       storage: _ObservedStorage
-    ) throws(Failure) -> Iteration {
+    ) throws(Failure) -> Emission {
       try emission(emit: emit, storage: storage)
     }
 
@@ -91,22 +111,34 @@ extension Observed {
     @inlinable
     static func emission(
       emit: _ObservedEmit<Element, Failure>, storage: _ObservedStorage
-    ) throws(Failure)
-      -> Iteration
-    {
+    ) throws(Failure) -> Emission {
       var token = _ObservationToken(storage: storage)
-      let result = withObservationTracking {
-        Result { () throws(Failure) -> Iteration in try emit.callAsFunction() }
-      } onChange: { [token] in
-        token.fire()
+      // `onChange` is an autoclosure, evaluated only when `emit` read something observable.
+      let result = withObservationTracking(
+        { Result { () throws(Failure) -> Iteration in try emit.callAsFunction() } },
+        onChange: token.onChange())
+      storage.didRead()
+      let element: Element
+      switch result {
+      case .success(.next(let value)): element = value
+      case .success(.finish): return .finish
+      case .failure(let error): throw error
       }
-      // Only registrars keep the token alive past this point. None does when `emit` read nothing
-      // observable: then no change can ever come, and the token must not report one when it goes.
+      // When `emit` read nothing observable, no change can ever come. Otherwise only registrars keep the token
+      // alive past this point.
+      guard token.isTracking else { return .element(element) }
       if !isKnownUniquelyReferenced(&token) {
         token.arm()
       }
-      storage.didRead()
-      return try result.get()
+      guard case .iteration = emit else { return .element(element) }
+      // An object `emit` read may have been deallocated while it ran — its last strong reference, in a weak
+      // capture's `guard let`, goes when `emit` returns. Tracking installed on a dead object's registrar never
+      // fires, so `emit` runs once more, untracked, to see whether it now finishes.
+      switch Result(catching: { () throws(Failure) -> Iteration in try emit.callAsFunction() }) {
+      case .success(.next): return .element(element)
+      case .success(.finish): return .lastElement(element, then: nil)
+      case .failure(let error): return .lastElement(element, then: error)
+      }
     }
   }
 }

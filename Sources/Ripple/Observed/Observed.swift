@@ -88,7 +88,10 @@ public struct Observed<Element: Sendable, Failure: Error>: AsyncSequence, Sendab
   /// ```
   ///
   /// When the model is deallocated the sequence re-runs `emit`, which finishes it; the sequence holds
-  /// no reference to the model.
+  /// no reference to the model. The model may also go while `emit` runs (its `guard let` holds the last
+  /// reference): no registrar can report that, so after each value that read observable state `emit` runs once
+  /// more, untracked, and if that run finishes (or throws), the value is the last one and the end (or the
+  /// error) follows it.
   public static func untilFinished(
     @_inheritActorContext _ emit: @escaping @isolated(any) @Sendable () throws(Failure) -> Iteration
   ) -> Self {

@@ -50,24 +50,38 @@ final class _ObservedStorage: Sendable {
 @usableFromInline
 final class _ObservationToken: Sendable {
   private enum Stage: UInt8 {
-    /// Tracking is being installed; a release now means nothing was tracked.
+    /// The closure runs; nothing it read is tracked yet.
+    case reading
+    /// The closure read something observable, and tracking is being installed with those objects' registrars.
     case installing
     /// Registrars hold the token; a release without firing means the observed objects are gone.
     case armed
-    /// The change was reported.
+    /// The change (or the loss of the observed objects) was reported.
     case fired
   }
 
   private let storage: _ObservedStorage
-  private let stage = Atomic<UInt8>(Stage.installing.rawValue)
+  private let stage = Atomic<UInt8>(Stage.reading.rawValue)
 
   @usableFromInline
   init(storage: _ObservedStorage) {
     self.storage = storage
   }
 
-  /// A tracked property is about to change.
+  /// The `onChange` closure to install; asked for only when the closure read something observable.
   @usableFromInline
+  func onChange() -> @Sendable () -> Void {
+    stage.store(Stage.installing.rawValue, ordering: .relaxed)
+    return { [self] in fire() }
+  }
+
+  /// Whether the closure read something observable, so that tracking was installed.
+  @usableFromInline
+  var isTracking: Bool {
+    stage.load(ordering: .relaxed) != Stage.reading.rawValue
+  }
+
+  /// A tracked property is about to change.
   func fire() {
     stage.store(Stage.fired.rawValue, ordering: .relaxed)
     storage.changeObserved()
