@@ -23,14 +23,17 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// ## Finishing, throwing, cancellation
   /// When the base finishes, the transform in flight completes and its result is delivered, then the sequence
   /// finishes. An error from the base cancels the transform in flight and ends the sequence after any result
-  /// already computed; so does an error thrown by the newest element's transform. Cancelling the consuming task
+  /// already computed. An error thrown by the newest element's transform cancels the base and is what `next()`
+  /// gives next; no later element is transformed. Cancelling the consuming task
   /// cancels the base and the transform, and `next()` returns `nil`.
   ///
-  /// - Parameter transform: The operation, run in a task of its own per element (it must be `Sendable`: a
-  ///   superseded run may still be winding down while the next one starts).
+  /// - Parameter transform: The operation, run in a task of its own per element, on the isolation it was written
+  ///   in, as the body of `Task { }` is: written in `@MainActor` code it runs on the main actor and may read
+  ///   main-actor state; written in nonisolated code it runs off any actor. (It is `@Sendable`: a superseded run
+  ///   may still be winding down while the next one starts.)
   @inlinable
   public func mapLatest<Output: Sendable>(
-    _ transform: @escaping @Sendable (Element) async throws(Failure) -> Output
+    @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (Element) async throws(Failure) -> Output
   ) -> AsyncMapLatestSequence<Self, Output, Failure> {
     AsyncMapLatestSequence(self, transform: transform, convertFailure: { $0 })
   }
@@ -54,7 +57,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable, Failure == Neve
   @inlinable
   @_disfavoredOverload  // a non-throwing transform keeps the sequence non-throwing
   public func mapLatest<Output: Sendable>(
-    _ transform: @escaping @Sendable (Element) async throws -> Output
+    @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (Element) async throws -> Output
   ) -> AsyncMapLatestSequence<Self, Output, any Error> {
     AsyncMapLatestSequence(self, transform: transform, convertFailure: _neverFails)
   }
@@ -75,13 +78,13 @@ where Base.Element: Sendable {
   public typealias Element = Output
 
   @usableFromInline let base: Base
-  @usableFromInline let transform: @Sendable (Base.Element) async throws(Failure) -> Output
+  @usableFromInline let transform: @isolated(any) @Sendable (Base.Element) async throws(Failure) -> Output
   @usableFromInline let convertFailure: @Sendable (Base.Failure) -> Failure
 
   @inlinable
   init(
     _ base: Base,
-    transform: @escaping @Sendable (Base.Element) async throws(Failure) -> Output,
+    transform: @escaping @isolated(any) @Sendable (Base.Element) async throws(Failure) -> Output,
     convertFailure: @escaping @Sendable (Base.Failure) -> Failure
   ) {
     self.base = base
@@ -106,9 +109,9 @@ where Base.Element: Sendable {
 
     /// The next result, `nil` when iteration ended, or the error that ended it.
     ///
-    /// After the base finishes, it returns the result of the transform in flight, then `nil`. An error — from the
-    /// base, or from the newest element's transform — is thrown after any result already computed, then `nil`
-    /// follows. When the consuming task is cancelled it cancels the base and the transform and returns `nil`.
+    /// After the base finishes, it returns the result of the transform in flight, then `nil`. An error from the
+    /// base is thrown after any result already computed; an error from the newest element's transform is thrown
+    /// next. Then `nil` follows. When the consuming task is cancelled it cancels the base and the transform and returns `nil`.
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(Failure) -> Output? {
       try await handle.storage.next(isolation: actor)

@@ -5,14 +5,14 @@ where Base.Element: Sendable {
   @usableFromInline typealias Machine = _MapLatestStateMachine<Output, Failure>
 
   @usableFromInline let base: Base
-  @usableFromInline let transform: @Sendable (Base.Element) async throws(Failure) -> Output
+  @usableFromInline let transform: @isolated(any) @Sendable (Base.Element) async throws(Failure) -> Output
   @usableFromInline let convertFailure: @Sendable (Base.Failure) -> Failure
   @usableFromInline let machine = _Mutex(Machine())
 
   @inlinable
   init(
     base: Base,
-    transform: @escaping @Sendable (Base.Element) async throws(Failure) -> Output,
+    transform: @escaping @isolated(any) @Sendable (Base.Element) async throws(Failure) -> Output,
     convertFailure: @escaping @Sendable (Base.Failure) -> Failure
   ) {
     self.base = base
