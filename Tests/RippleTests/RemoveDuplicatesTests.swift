@@ -1,3 +1,5 @@
+import Observation
+import RippleTesting
 import Testing
 
 @testable import Ripple
@@ -79,6 +81,32 @@ struct RemoveDuplicatesTests {
     #expect(try await iterator.next() == 1)
     #expect(try await iterator.next() == 2)
     await #expect(throws: Boom.boom) { try await iterator.next() }
+    #expect(try await iterator.next() == nil)  // the error ended iteration, as it does for `filter`
+  }
+
+  @Test("with a predicate, the sequence composes: combineLatest takes it across tasks")
+  @MainActor func composesWithCombineLatest() async {
+    let form = Measurements()
+    var sums = tolerantSums(form).makeAsyncIterator()
+    #expect(await sums.next(isolation: MainActor.shared) == 3)
+    form.a = 1.004  // within the tolerance: not a change
+    form.b = 3
+    #expect(await sums.next(isolation: MainActor.shared) == 4)
+  }
+
+  @Test("with a predicate, the sequence composes: debounce takes it")
+  func composesWithDebounce() async {
+    let clock = TestClock()
+    let settled = await clock.lockstep {
+      async let values: [Int] = {
+        var values: [Int] = []
+        for await value in settledValues(finiteStream([1, 1, 2]), clock: clock) { values.append(value) }
+        return values
+      }()
+      await clock.advance(by: .seconds(1))
+      return await values
+    }
+    #expect(settled == [2])
   }
 
   @Test("a non-throwing base gives a non-throwing sequence")
@@ -112,4 +140,25 @@ struct BoomFailing<Base: AsyncSequence<Int, Never>>: AsyncSequence {
       await base.next(isolation: actor)
     }
   }
+}
+
+/// Two measurements on the main actor, compared within a tolerance.
+@MainActor @Observable final class Measurements {
+  var a = 1.0
+  var b = 2.0
+  var tolerance = 0.01
+}
+
+/// Compiles only if `removeDuplicates(by:)` with a predicate reading main-actor state gives a `Sendable`
+/// sequence that `combineLatest` accepts.
+@MainActor func tolerantSums(_ form: Measurements) -> some AsyncSequence<Double, Never> {
+  combineLatest(
+    Observed { form.a }.removeDuplicates(by: { abs($0 - $1) < form.tolerance }),
+    Observed { form.b }
+  ).map(+)
+}
+
+/// Compiles only if `removeDuplicates(by: ==)` can be debounced.
+func settledValues(_ values: AsyncStream<Int>, clock: TestClock) -> some AsyncSequence<Int, Never> {
+  values.removeDuplicates(by: ==).debounce(for: .seconds(1), clock: clock)
 }

@@ -1,4 +1,4 @@
-extension AsyncSequence {
+extension AsyncSequence where Element: Sendable {
   /// Returns a sequence that skips an element the predicate calls a duplicate of the one delivered just
   /// before.
   ///
@@ -13,14 +13,16 @@ extension AsyncSequence {
   /// // Prints apple, banana, cherry.
   /// ```
   ///
-  /// `predicate(previous, next)` is synchronous and runs on the consumer's isolation (the iterator's
-  /// `next(isolation:)`), so it may read the consumer's state and need not be `@Sendable`; for the same
-  /// reason the sequence is not `Sendable`. (swift-async-algorithms takes an `async` predicate; a closure
-  /// that does not `await` moves over unchanged.) It may throw only what the base throws (its `Failure`): a non-throwing base takes a
-  /// non-throwing predicate and gives a non-throwing sequence.
+  /// `predicate(previous, next)` runs on the isolation it was written in, as the body of `Task { }` does:
+  /// written in `@MainActor` code it may read main-actor state and capture non-`Sendable` values of that
+  /// isolation, and a consumer on that isolation calls it without an executor hop. So the sequence is
+  /// `Sendable` when its base is, and composes with `combineLatest`, `debounce` and the other operators. The
+  /// predicate may throw only what the base throws (its `Failure`): a non-throwing base takes a non-throwing
+  /// predicate and gives a non-throwing sequence. (swift-async-algorithms takes an `async` predicate; one that
+  /// does not `await` moves over unchanged.)
   ///
   /// The first element always passes. The sequence finishes when the base finishes, rethrows the base's or
-  /// the predicate's error, and reacts to cancellation as the base does.
+  /// the predicate's error — after which `next()` returns `nil` — and reacts to cancellation as the base does.
   ///
   /// See <doc:RemoveDuplicates> for the timing diagrams, the design and a comparison with Combine and
   /// swift-async-algorithms.
@@ -28,7 +30,7 @@ extension AsyncSequence {
   /// - Parameter predicate: Whether the second element repeats the first, the last one delivered.
   @inlinable
   public func removeDuplicates(
-    by predicate: @escaping (Element, Element) throws(Failure) -> Bool
+    @_inheritActorContext by predicate: @escaping @isolated(any) @Sendable (Element, Element) throws(Failure) -> Bool
   ) -> AsyncRemoveDuplicatesByPredicateSequence<Self> {
     AsyncRemoveDuplicatesByPredicateSequence(self, predicate: predicate)
   }
@@ -36,19 +38,20 @@ extension AsyncSequence {
 
 /// An asynchronous sequence that skips elements a predicate calls duplicates of the one delivered before.
 ///
-/// Create it with ``_Concurrency/AsyncSequence/removeDuplicates(by:)``. It holds a closure that runs on
-/// the consumer's isolation, so it is not `Sendable`; for a `Sendable` sequence over `Equatable` elements
-/// use ``_Concurrency/AsyncSequence/removeDuplicates()``. See <doc:RemoveDuplicates>.
-public struct AsyncRemoveDuplicatesByPredicateSequence<Base: AsyncSequence>: AsyncSequence {
+/// Create it with ``_Concurrency/AsyncSequence/removeDuplicates(by:)``; see <doc:RemoveDuplicates>. It is
+/// `Sendable` when its base is.
+public struct AsyncRemoveDuplicatesByPredicateSequence<Base: AsyncSequence>: AsyncSequence
+where Base.Element: Sendable {
   /// The elements of the base, without consecutive duplicates.
   public typealias Element = Base.Element
   /// The base's error type, which the predicate may throw too.
   public typealias Failure = Base.Failure
+  @usableFromInline typealias Predicate = @isolated(any) @Sendable (Element, Element) throws(Failure) -> Bool
 
   @usableFromInline let base: Base
-  @usableFromInline let predicate: (Element, Element) throws(Failure) -> Bool
+  @usableFromInline let predicate: Predicate
 
-  @inlinable init(_ base: Base, predicate: @escaping (Element, Element) throws(Failure) -> Bool) {
+  @inlinable init(_ base: Base, predicate: @escaping Predicate) {
     self.base = base
     self.predicate = predicate
   }
@@ -62,29 +65,40 @@ public struct AsyncRemoveDuplicatesByPredicateSequence<Base: AsyncSequence>: Asy
   /// The iterator of an ``AsyncRemoveDuplicatesByPredicateSequence``; one task iterates it.
   public struct Iterator: AsyncIteratorProtocol {
     @usableFromInline var base: Base.AsyncIterator
-    @usableFromInline let predicate: (Element, Element) throws(Failure) -> Bool
+    @usableFromInline let predicate: Predicate
     @usableFromInline var last: Element?
+    @usableFromInline var finished = false
 
-    @inlinable init(_ base: Base.AsyncIterator, predicate: @escaping (Element, Element) throws(Failure) -> Bool) {
+    @inlinable init(_ base: Base.AsyncIterator, predicate: @escaping Predicate) {
       self.base = base
       self.predicate = predicate
     }
 
     /// Returns the base's next element that the predicate does not call a duplicate of the last one
-    /// returned; `nil` when the base ends.
+    /// returned; `nil` when the base ends, and after an error.
     @inlinable
     public mutating func next(
       isolation actor: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Element? {
-      while let element = try await base.next(isolation: actor) {
-        if let last, try predicate(last, element) { continue }
-        last = element
-        return element
+      guard !finished else { return nil }
+      do throws(Failure) {
+        while let element = try await base.next(isolation: actor) {
+          // On the predicate's own isolation (the usual case) this is a call without a hop.
+          if let last, try await predicate(last, element) { continue }
+          last = element
+          return element
+        }
+      } catch {
+        finished = true
+        throw error
       }
+      finished = true
       return nil
     }
   }
 }
+
+extension AsyncRemoveDuplicatesByPredicateSequence: Sendable where Base: Sendable {}
 
 @available(*, unavailable)
 extension AsyncRemoveDuplicatesByPredicateSequence.Iterator: Sendable {}
