@@ -62,7 +62,7 @@ struct CalcOptionsTests {
     arguments: [
       (["--"], CalcOptions()),
       (["--engine", "task", "--"], options { $0.engine = .task }),
-      (["--json", "--clock=virtual", "--"], options { $0.json = true; $0.clock = .virtual }),
+      (["--clock=virtual", "--"], options { $0.clock = .virtual }),
     ])
   func endOfOptions(arguments: [String], expected: CalcOptions) throws {
     #expect(try CalcOptions.parse(arguments) == expected)
