@@ -17,10 +17,24 @@ final class Tmux {
   let directory: String
   static let session = "calc"
 
+  /// Whether `tmux` is on the `PATH`. Suites that need it are enabled by ``isUsable``.
+  static let isAvailable = shell("command -v tmux >/dev/null").status == 0
+
+  /// Whether the tmux tests must run: `RIPPLE_REQUIRE_TMUX=1` (set by `.ci/run`) turns their skip into a failure.
+  static let isRequired = getenv("RIPPLE_REQUIRE_TMUX").map { String(cString: $0) == "1" } ?? false
+
+  /// The condition of the suites that drive a real terminal: tmux is installed, or it is required, in which case
+  /// the tests run and fail on its absence.
+  static var isUsable: Bool { isAvailable || isRequired }
+
+  /// Why those suites are skipped.
+  static let skipReason: Comment =
+    "tmux is not installed: the interactive tests need it (apt-get install tmux; .ci/run installs it)"
+
   /// Starts `script` (shell text, run by `sh` in `directory`) in a detached window of `columns` × `rows`.
   init(script: String, columns: Int = 100, rows: Int = 30) throws {
-    guard Self.shell("command -v tmux").status == 0 else {
-      throw Failure("tmux is not installed: .ci/run installs it (apt-get install tmux)")
+    guard Self.isAvailable else {
+      throw Failure("tmux is not installed, and RIPPLE_REQUIRE_TMUX=1 says these tests must run")
     }
     var template = Array("/tmp/calc-e2e-XXXXXX".utf8CString)
     guard let created = mkdtemp(&template) else { throw Failure("mkdtemp failed") }
