@@ -19,10 +19,10 @@ struct InteractiveTerminalTests {
   /// `pid`), saves the settings again, then reports calc's exit status and keeps the window open. `environment`
   /// prefixes calc's command line (`env -u NO_COLOR`).
   static func script(_ arguments: String, environment: String = "") throws -> String {
-    let calc = try #require(Tmux.calcExecutable(), "the calc executable is not next to the test bundle")
+    let calc = try #require(Shell.calcExecutable(), "the calc executable is not next to the test bundle")
     return """
       stty -g > before
-      \(environment) sh -c 'echo $$ > pid; exec "$0" "$@"' \(Tmux.quote(calc)) \(arguments)
+      \(environment) sh -c 'echo $$ > pid; exec "$0" "$@"' \(Shell.quote(calc)) \(arguments)
       status=$?
       stty -g > after
       stty -a > after-all
@@ -61,6 +61,10 @@ struct InteractiveTerminalTests {
       Self.trimmed($0).filter { $0 == "    = 42" }.count == 2
     }
     #expect(Self.trimmed(screen).filter { $0.hasPrefix("    a [12 ") }.count == 2)
+    // The README shows this very screen, for this command line.
+    let pictured = ReadmeTests.block(after: "`swift run calc --engine shared --delay 0`, after typing `12`, Tab, `30`")
+    #expect(!pictured.isEmpty, "the README's picture of the shared form was not found")
+    #expect(Array(Self.trimmed(screen).prefix(pictured.count)) == pictured)
 
     // Into panel 2's a: replace 12 with 5; panel 1 follows.
     try tmux.send("Tab", "BSpace", "BSpace")
