@@ -44,12 +44,17 @@ enum Shell {
   }
 
   /// The built `calc`: it sits in the build products directory, next to the test bundle that runs this code.
+  /// (Found through `/proc/self/exe` where it exists; elsewhere — macOS has no `/proc` — through the test bundle's
+  /// path in the arguments, or the default build directory of the package this file is in.)
   static func calcExecutable() -> String? {
     var buffer = [CChar](repeating: 0, count: 4096)
     let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    var candidates: [String] = []
+    var executables = CommandLine.arguments.filter { $0.contains(".xctest") }
     if length > 0 {
-      let executable = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      executables.insert(String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self), at: 0)
+    }
+    var candidates: [String] = []
+    for executable in executables {
       // …/debug/RipplePackageTests.xctest (Linux), or …/debug/X.xctest/Contents/MacOS/X: try every ancestor.
       var directory = executable
       while let slash = directory.lastIndex(of: "/"), slash != directory.startIndex {
@@ -57,6 +62,8 @@ enum Shell {
         candidates.append(directory + "/calc")
       }
     }
+    let package = #filePath.split(separator: "/").dropLast(4).joined(separator: "/")
+    candidates.append("/\(package)/.build/debug/calc")
     return candidates.first { access($0, X_OK) == 0 }
   }
 }
