@@ -53,7 +53,7 @@ enum Platform {
     getenv(name).map { String(cString: $0) }
   }
 
-  /// A pipe whose write end does not block, or `nil` with ``errorNumber`` set.
+  /// A pipe (`pipe(2)`), its write end made non-blocking with `nonBlockingWrite`; `nil` with ``errorNumber`` set.
   static func makePipe(nonBlockingWrite: Bool) -> (read: Int32, write: Int32)? {
     var ends: [Int32] = [-1, -1]
     guard pipe(&ends) == 0 else { return nil }
