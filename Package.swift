@@ -1,5 +1,8 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
+
+// 6.2: the code uses `weak let` and `Task.immediate`, which need the Swift 6.2 compiler (Xcode 26); see
+// Docs/Decisions/tools-version.md.
 
 let strictSettings: [SwiftSetting] = [
   .enableUpcomingFeature("ExistentialAny"),

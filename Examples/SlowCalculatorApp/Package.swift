@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 // The SwiftUI example of the slow calculator. It is a package of its own, depending on Ripple's package by path,

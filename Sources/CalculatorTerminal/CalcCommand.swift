@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The `calc` program: reads the options, then runs the interactive form or a script.
 ///
 /// The executable only calls ``main(arguments:)``; keeping the decision here lets tests run it without a
@@ -29,7 +23,9 @@ public enum CalcCommand {
     }
     // The form needs a terminal on both sides: `calc > file` from a terminal reads a typed script instead of
     // writing escape sequences into the file.
-    if options.script || isatty(STDIN_FILENO) == 0 || isatty(STDOUT_FILENO) == 0 {
+    if options.script || !Platform.isTerminal(Platform.standardInput)
+      || !Platform.isTerminal(Platform.standardOutput)
+    {
       return await ScriptRunner(options: options).run(lines: StandardStream.inputLines())
     }
     return await InteractiveApp(options: options).run()

@@ -1,16 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Standard output and standard error, written unbuffered with `write(2)`, so output interleaves in order and
 /// nothing is lost when the program exits.
 struct StandardStream: Sendable {
   let descriptor: Int32
 
-  static let output = StandardStream(descriptor: STDOUT_FILENO)
-  static let error = StandardStream(descriptor: STDERR_FILENO)
+  static let output = StandardStream(descriptor: Platform.standardOutput)
+  static let error = StandardStream(descriptor: Platform.standardError)
 
   /// Writes all of `text`, retrying after interruptions and short writes.
   func write(_ text: String) {
@@ -23,9 +17,9 @@ struct StandardStream: Sendable {
   func write(_ bytes: UnsafeRawBufferPointer) {
     var offset = 0
     while offset < bytes.count {
-      let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      let written = Platform.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
       if written < 0 {
-        if errno == EINTR { continue }
+        if Platform.isInterruption(Platform.errorNumber) { continue }
         return
       }
       offset += written
@@ -36,36 +30,15 @@ struct StandardStream: Sendable {
   /// actor or a thread of the cooperative pool.
   static func inputLines() -> AsyncStream<String> {
     let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
-    let box = Unmanaged.passRetained(LineSink(continuation)).toOpaque()
-    var thread = pthread_t()
-    let started = pthread_create(
-      &thread, nil,
-      { argument in
-        let sink = Unmanaged<LineSink>.fromOpaque(argument!).takeRetainedValue()
-        while let line = readLine(strippingNewline: true) {
-          sink.continuation.yield(line)
-        }
-        sink.continuation.finish()
-        return nil
-      }, box)
-    if started == 0 {
-      pthread_detach(thread)
-    } else {
-      // No thread: read on the caller's, which only matters for a slow pipe.
-      let sink = Unmanaged<LineSink>.fromOpaque(box).takeRetainedValue()
-      while let line = readLine(strippingNewline: true) { sink.continuation.yield(line) }
-      sink.continuation.finish()
+    let readAll: @Sendable () -> Void = {
+      while let line = readLine(strippingNewline: true) { continuation.yield(line) }
+      continuation.finish()
+    }
+    switch Platform.startThread(readAll) {
+    case .success(let thread): thread.detach()
+    // No thread: read on the caller's, which only matters for a slow pipe.
+    case .failure: readAll()
     }
     return lines
   }
-}
-
-/// Hands the reading thread its end of the stream.
-private final class LineSink: Sendable {
-  let continuation: AsyncStream<String>.Continuation
-  init(_ continuation: AsyncStream<String>.Continuation) { self.continuation = continuation }
-}
-
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
-  write(descriptor, bytes, count)
 }

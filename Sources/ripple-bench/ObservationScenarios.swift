@@ -18,30 +18,49 @@ import Ripple
 let observationMutations = 100_000
 
 /// `Observations` (the toolchain's) and `Observed` (Ripple's), with consumer and producer on one actor.
+///
+/// `Observations` needs OS 26 on Apple platforms; before it, each `Observed` row is its own baseline.
 func observationScenarios() -> [Scenario] {
-  [
-    Scenario(name: "observations.mainactor", baseline: "observations.mainactor", operations: observationMutations) {
-      await observeOnMainActor { model in Observations { model.value } }
-    },
-    Scenario(name: "observed.mainactor", baseline: "observations.mainactor", operations: observationMutations) {
+  let toolchain: (mainActor: Scenario, actor: Scenario)?
+  if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+    toolchain = observationsScenarios()
+  } else {
+    toolchain = nil
+  }
+  let mainActorBaseline = toolchain?.mainActor.name ?? "observed.mainactor"
+  let actorBaseline = toolchain?.actor.name ?? "observed.actor"
+  return [
+    toolchain?.mainActor,
+    Scenario(name: "observed.mainactor", baseline: mainActorBaseline, operations: observationMutations) {
       await observeOnMainActor { model in Observed { model.value } }
     },
     // The producer alone, nobody observing: the floor under both rows above, set by the executor.
-    Scenario(name: "floor.yield.mainactor", baseline: "observations.mainactor", operations: observationMutations) {
+    Scenario(name: "floor.yield.mainactor", baseline: mainActorBaseline, operations: observationMutations) {
       await mutateOnMainActor(MainActorCounter())
       return 0
     },
-    Scenario(name: "observations.actor", baseline: "observations.actor", operations: observationMutations) {
-      await observeOnBenchActor { model in Observations { model.value } }
-    },
-    Scenario(name: "observed.actor", baseline: "observations.actor", operations: observationMutations) {
+    toolchain?.actor,
+    Scenario(name: "observed.actor", baseline: actorBaseline, operations: observationMutations) {
       await observeOnBenchActor { model in Observed { model.value } }
     },
-    Scenario(name: "floor.yield.actor", baseline: "observations.actor", operations: observationMutations) {
+    Scenario(name: "floor.yield.actor", baseline: actorBaseline, operations: observationMutations) {
       await mutateOnBenchActor(ActorCounter())
       return 0
     },
-  ]
+  ].compactMap { $0 }
+}
+
+/// The toolchain's `Observations` on the main actor and on a custom actor: the baselines of the `Observed` rows.
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+func observationsScenarios() -> (mainActor: Scenario, actor: Scenario) {
+  (
+    Scenario(name: "observations.mainactor", baseline: "observations.mainactor", operations: observationMutations) {
+      await observeOnMainActor { model in Observations { model.value } }
+    },
+    Scenario(name: "observations.actor", baseline: "observations.actor", operations: observationMutations) {
+      await observeOnBenchActor { model in Observations { model.value } }
+    }
+  )
 }
 
 /// Counts the values a main-actor consumer sees while the main actor mutates the model; returns once the

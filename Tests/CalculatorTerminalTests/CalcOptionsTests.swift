@@ -49,9 +49,23 @@ struct CalcOptionsTests {
       (["--json=yes"], "--json takes no value"),
       (["-x"], "unknown argument '-x'"),
       (["12"], "unknown argument '12'"),
+      (["--", "--engine", "task"], "unexpected operand '--engine' after '--'; calc takes no operands"),
+      (["--json", "--", "12"], "unexpected operand '12' after '--'; calc takes no operands"),
+      (["--", "--"], "unexpected operand '--' after '--'; calc takes no operands"),
     ])
   func badArguments(arguments: [String], message: String) {
     #expect(throws: CalcOptions.UsageError(message: message)) { try CalcOptions.parse(arguments) }
+  }
+
+  @Test(
+    "`--` ends the options",
+    arguments: [
+      (["--"], CalcOptions()),
+      (["--engine", "task", "--"], options { $0.engine = .task }),
+      (["--clock=virtual", "--"], options { $0.clock = .virtual }),
+    ])
+  func endOfOptions(arguments: [String], expected: CalcOptions) throws {
+    #expect(try CalcOptions.parse(arguments) == expected)
   }
 
   @Test(
@@ -84,4 +98,11 @@ struct CalcOptionsTests {
   func seconds(duration: Duration, text: String) {
     #expect(DurationText.seconds(duration) == text)
   }
+}
+
+/// Default options changed by `change`.
+private func options(_ change: (inout CalcOptions) -> Void) -> CalcOptions {
+  var options = CalcOptions()
+  change(&options)
+  return options
 }

@@ -6,9 +6,9 @@ struct CalcScriptEndToEndTests {
   /// Pipes `script` into `calc arguments`; returns the exit status and standard output (standard error follows
   /// it when `errors` is set).
   func calc(_ script: String, _ arguments: String, errors: Bool = false) throws -> (status: Int32, output: String) {
-    let calc = try #require(Tmux.calcExecutable(), "the calc executable is not built next to the tests")
+    let calc = try #require(Shell.calcExecutable(), "the calc executable is not built next to the tests")
     let redirect = errors ? "2>&1" : "2>/dev/null"
-    return Tmux.shell("printf %s \(Tmux.quote(script)) | \(Tmux.quote(calc)) \(arguments) \(redirect)")
+    return Shell.run("printf %s \(Shell.quote(script)) | \(Shell.quote(calc)) \(arguments) \(redirect)")
   }
 
   @Test(

@@ -4,6 +4,9 @@ import RippleTesting
 import Testing
 
 /// The same scripted mutations through `Observed` and the toolchain's `Observations` give the same values.
+///
+/// `Observations` needs OS 26 on Apple platforms, so there each test runs on OS 26 and later only (Swift Testing
+/// takes availability on test functions, not on suites).
 @Suite("Observed matches Observations")
 struct ObservedDifferentialTests {
   static let handWritten: [ObservationStep] = [
@@ -16,6 +19,7 @@ struct ObservedDifferentialTests {
     .transaction([.a(12)]),
   ]
 
+  @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
   @Test("a hand-written script on the main actor gives the expected values")
   @MainActor func handWrittenOnMainActor() async {
     let expected = [0, 1, 5, 6, 13, 19, 21, 22]
@@ -23,6 +27,7 @@ struct ObservedDifferentialTests {
     #expect(await run(Self.handWritten, isolation: MainActor.shared, using: .observations) == expected)
   }
 
+  @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
   @Test("random scripts agree on the main actor", arguments: 0..<25)
   @MainActor func randomOnMainActor(seed: UInt64) async {
     var generator = SplitMix64(seed: seed)
@@ -33,6 +38,7 @@ struct ObservedDifferentialTests {
     #expect(observed.count == script.count + 1)
   }
 
+  @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
   @Test("random scripts agree on a custom actor", arguments: 0..<25)
   func randomOnCustomActor(seed: UInt64) async {
     var generator = SplitMix64(seed: seed &+ 1_000)
@@ -48,6 +54,7 @@ struct ObservedDifferentialTests {
     case observations
   }
 
+  @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
   func run(
     _ script: [ObservationStep], isolation: isolated any Actor, using implementation: Implementation
   ) async

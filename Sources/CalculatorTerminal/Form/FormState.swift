@@ -9,7 +9,7 @@ import Calculator
 /// ```swift
 /// var form = FormState(panelCount: 1)
 /// form.apply(.insert("4"))   // .edited(panel: 0)
-/// form.apply(.focusNext)     // .focusMoved — now on b
+/// form.apply(.focusNext)     // .moved — now on b
 /// form.panels[0].input       // Input(a: 4, b: nil)
 /// ```
 struct FormState: Hashable, Sendable {

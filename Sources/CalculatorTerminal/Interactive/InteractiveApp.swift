@@ -1,11 +1,5 @@
 import Calculator
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The interactive form: `calc` when standard input is a terminal.
 ///
 /// It builds the models the options ask for (two panels on one ``SharedCalculation`` for `--engine shared`),
@@ -26,7 +20,7 @@ struct InteractiveApp {
       calculator: .live(delay: options.effectiveDelay, clock: ContinuousClock()), clock: ContinuousClock())
     let colour = !Self.environmentSays("NO_COLOR")
     do {
-      return try await RawMode.run(input: STDIN_FILENO, output: STDOUT_FILENO) {
+      return try await RawMode.run(input: Platform.standardInput, output: Platform.standardOutput) {
         try await loop(models: models, colour: colour)
       }
     } catch {
@@ -37,10 +31,10 @@ struct InteractiveApp {
 
   private func loop(models: [CalculatorModel], colour: Bool) async throws -> Int32 {
     let (events, continuation) = AsyncStream.makeStream(of: AppEvent.self)
-    let reader = try InputReader.start(input: STDIN_FILENO) { continuation.yield(.terminal($0)) }
+    let reader = try InputReader.start(input: Platform.standardInput) { continuation.yield(.terminal($0)) }
     defer { reader.stop() }
     let session = FormSession(
-      models: models, title: title, size: TerminalSize.of(descriptor: STDOUT_FILENO), colour: colour,
+      models: models, title: title, size: TerminalSize.of(descriptor: Platform.standardOutput), colour: colour,
       clock: ContinuousClock(), post: { continuation.yield($0) }, write: { TerminalRestorer.write($0) })
     session.start()
     defer { session.stop() }
@@ -69,7 +63,7 @@ struct InteractiveApp {
 
   /// Whether the variable `name` is set and not empty (the rule `NO_COLOR` follows).
   static func environmentSays(_ name: String) -> Bool {
-    guard let value = getenv(name) else { return false }
-    return value.pointee != 0
+    guard let value = Platform.environment(name) else { return false }
+    return !value.isEmpty
   }
 }

@@ -3,8 +3,9 @@ import Calculator
 /// What the command line asked `calc` to do.
 ///
 /// Parse it with ``parse(_:)``; a flag it does not know, or a value it cannot read, throws a ``UsageError`` whose
-/// message names the argument. Defaults follow the designs: `pipeline` and `debounce` calculate with no delay,
-/// `task` and `shared` with a one-second delay; the debounce waits one second.
+/// message names the argument. `--` ends the options; as `calc` takes no operands, anything after it is an error.
+/// Defaults follow the designs: `pipeline` and `debounce` calculate with no delay, `task` and `shared` with a
+/// one-second delay; the debounce waits one second.
 ///
 /// ```swift
 /// let options = try CalcOptions.parse(["--engine", "task", "--delay", "250ms"])
@@ -68,7 +69,7 @@ public struct CalcOptions: Equatable, Sendable {
   /// The text `--help` prints.
   public static let usage = """
     usage: calc [--engine pipeline|debounce|task|shared] [--delay <duration>] [--debounce <duration>]
-                [--clock real|virtual] [--script] [--json] [--help] [--version]
+                [--clock real|virtual] [--script] [--json] [--help] [--version] [--]
 
     The slow calculator: two number fields a and b and their sum, computed by a slow service.
     Interactive when stdin and stdout are terminals; otherwise (or with --script) it reads a script from stdin.
@@ -82,6 +83,7 @@ public struct CalcOptions: Equatable, Sendable {
       --json                 script mode: print one JSON object per event
       --help                 show this help
       --version              show the version
+      --                     ends the options (calc takes no operands)
 
     durations: 1.5s, 250ms, 0
     script lines: `a 12`, `b 30`, `a` (clears a), `wait 1.5s`, `# comment`, blank lines
@@ -93,6 +95,13 @@ public struct CalcOptions: Equatable, Sendable {
     var options = CalcOptions()
     var remaining = Array(arguments)[...]
     while let argument = remaining.popFirst() {
+      // `--` ends the options (the POSIX convention); calc takes no operands, so only a bare `--` is accepted.
+      if argument == "--" {
+        if let operand = remaining.first {
+          throw UsageError(message: "unexpected operand '\(operand)' after '--'; calc takes no operands")
+        }
+        break
+      }
       // `--flag=value` and `--flag value` both work.
       let (flag, attached) =
         argument.firstIndex(of: "=").map { (String(argument[..<$0]), String(argument[argument.index(after: $0)...])) }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Reads the terminal on a thread of its own and reports keys, resizes and the end of input.
 ///
 /// The thread blocks in `poll(2)` on standard input and on a wake-up pipe, so it uses no CPU while nothing
@@ -12,7 +6,7 @@ import Darwin
 /// ends inside an escape sequence waits up to ``pendingTimeout`` for the rest, then releases what it has.
 ///
 /// ```swift
-/// let reader = try InputReader.start(input: STDIN_FILENO) { event in continuation.yield(.terminal(event)) }
+/// let reader = try InputReader.start(input: Platform.standardInput) { event in continuation.yield(.terminal(event)) }
 /// defer { reader.stop() }
 /// ```
 @MainActor
@@ -22,7 +16,7 @@ final class InputReader {
 
   private let wakeWrite: Int32
   private let wakeRead: Int32
-  private var thread: pthread_t?
+  private var thread: Platform.Thread?
 
   private init(wakeRead: Int32, wakeWrite: Int32) {
     self.wakeRead = wakeRead
@@ -32,20 +26,18 @@ final class InputReader {
   /// Starts reading `input`, calling `report` on the reading thread for every event; resizes are reported while
   /// the reader runs.
   static func start(input: Int32, report: @escaping @Sendable (TerminalEvent) -> Void) throws -> InputReader {
-    var pipeEnds: [Int32] = [-1, -1]
-    guard pipe(&pipeEnds) == 0 else { throw TerminalError.systemCall("pipe", errno) }
-    let reader = InputReader(wakeRead: pipeEnds[0], wakeWrite: pipeEnds[1])
-    _ = fcntl(pipeEnds[1], F_SETFL, fcntl(pipeEnds[1], F_GETFL) | O_NONBLOCK)
-    let context = ReaderContext(input: input, wake: pipeEnds[0], report: report)
-    let thread: pthread_t
-    do {
-      thread = try context.startThread()
-    } catch {
-      reader.closePipe()
-      throw error
+    guard let wake = Platform.makePipe(nonBlockingWrite: true) else {
+      throw TerminalError.systemCall("pipe", Platform.errorNumber)
     }
-    reader.thread = thread
-    SignalHandlers.notifyResizes(to: pipeEnds[1])
+    let reader = InputReader(wakeRead: wake.read, wakeWrite: wake.write)
+    let context = ReaderContext(input: input, wake: wake.read, report: report)
+    switch Platform.startThread({ context.run() }) {
+    case .success(let thread): reader.thread = thread
+    case .failure(let error):
+      reader.closePipe()
+      throw TerminalError.systemCall("pthread_create", error.code)
+    }
+    SignalHandlers.notifyResizes(to: wake.write)
     return reader
   }
 
@@ -55,14 +47,14 @@ final class InputReader {
     self.thread = nil
     SignalHandlers.notifyResizes(to: -1)
     var byte = ReaderContext.stopByte
-    _ = write(wakeWrite, &byte, 1)
-    pthread_join(thread, nil)
+    _ = Platform.write(wakeWrite, &byte, 1)
+    thread.join()
     closePipe()
   }
 
   private func closePipe() {
-    close(wakeRead)
-    close(wakeWrite)
+    Platform.close(wakeRead)
+    Platform.close(wakeWrite)
   }
 }
 
@@ -81,50 +73,32 @@ private final class ReaderContext: @unchecked Sendable {  // owned by the one re
     self.report = report
   }
 
-  /// Starts the thread that runs ``run()``. Not main-actor code: the thread's entry point runs on no actor.
-  func startThread() throws -> pthread_t {
-    let retained = Unmanaged.passRetained(self)
-    var thread = pthread_t()
-    let started = pthread_create(
-      &thread, nil,
-      { argument in
-        Unmanaged<ReaderContext>.fromOpaque(argument!).takeRetainedValue().run()
-        return nil
-      }, retained.toOpaque())
-    guard started == 0 else {
-      retained.release()
-      throw TerminalError.systemCall("pthread_create", started)
-    }
-    return thread
-  }
-
+  /// The reading thread's loop (not main-actor code: the thread runs on no actor).
   func run() {
-    var descriptors = [
-      pollfd(fd: input, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
-    ]
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
       let timeout = decoder.hasPending ? InputReader.pendingTimeout : -1
-      let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
-      if ready < 0 {
-        if errno == EINTR || errno == EAGAIN { continue }
+      let (inputReady, wakeReady): (Bool, Bool)
+      switch Platform.poll(input, wake, timeout: timeout) {
+      case .failed(let code):
+        if Platform.isTransient(code) { continue }
         return report(.inputEnded)
-      }
-      if ready == 0 {
+      case .timedOut:
         for key in decoder.flush() { report(.key(key)) }
         continue
+      case .ready(let first, let second): (inputReady, wakeReady) = (first, second)
       }
-      if descriptors[1].revents != 0 {
-        let count = buffer.withUnsafeMutableBytes { read(wake, $0.baseAddress, $0.count) }
+      if wakeReady {
+        let count = buffer.withUnsafeMutableBytes { Platform.read(wake, $0.baseAddress, $0.count) }
         let bytes = buffer.prefix(max(count, 0))
         if bytes.contains(Self.stopByte) { return }
         if bytes.contains(SignalHandlers.resizeByte) { report(.resized(TerminalSize.of(descriptor: input))) }
       }
-      if descriptors[0].revents != 0 {
-        let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+      if inputReady {
+        let count = buffer.withUnsafeMutableBytes { Platform.read(input, $0.baseAddress, $0.count) }
         if count > 0 {
           for key in decoder.decode(buffer.prefix(count)) { report(.key(key)) }
-        } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+        } else if count == 0 || !Platform.isTransient(Platform.errorNumber) {
           for key in decoder.flush() { report(.key(key)) }
           return report(.inputEnded)
         }

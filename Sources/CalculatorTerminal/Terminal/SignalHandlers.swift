@@ -1,11 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The process's signal handlers while the form runs: restore the terminal before the process goes away, and
 /// turn window resizes into bytes on a pipe the input thread polls.
 ///
@@ -18,37 +12,36 @@ import Darwin
 /// Handlers only call async-signal-safe functions. ``install()`` and ``uninstall()`` pair up; the previous
 /// actions come back on uninstall.
 enum SignalHandlers {
-  static let terminating: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
-  static let crashing: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT]
-  static let resize: Int32 = SIGWINCH
+  private typealias Signal = Platform.Signal
+  static let terminating: [Int32] = [Signal.interrupt, Signal.terminate, Signal.hangUp, Signal.quit]
+  static let crashing: [Int32] = [
+    Signal.segmentationFault, Signal.busError, Signal.illegalInstruction, Signal.trap, Signal.floatingPointError,
+    Signal.abort,
+  ]
+  static let resize: Int32 = Signal.windowChanged
 
   /// The byte `SIGWINCH` writes.
   static let resizeByte = UInt8(ascii: "r")
 
   /// The previous action of each signal, by number; written only while the handlers are not installed.
-  nonisolated(unsafe) private static var previous: UnsafeMutablePointer<sigaction> = {
-    let count = 65
-    let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: count)
-    actions.initialize(repeating: sigaction(), count: count)
-    return actions
-  }()
+  private static let previous = Platform.SignalActions()
   /// Where `SIGWINCH` writes, `-1` for nowhere.
   private static let resizeDescriptor = Atomic<Int32>(-1)
 
   /// Installs the handlers, remembering the actions they replace.
   static func install() {
     _ = previous  // initialise outside any handler
-    for signal in terminating { replace(signal, with: terminate, flags: 0) }
-    for signal in crashing { replace(signal, with: crash, flags: 0) }
-    replace(resize, with: resized, flags: Int32(SA_RESTART))
+    // While a handler runs on a thread, the terminating signals wait: a second one cannot interrupt a restore
+    // on the same thread.
+    for signal in terminating { previous.install(terminate, for: signal, restart: false, blocking: terminating) }
+    for signal in crashing { previous.install(crash, for: signal, restart: false, blocking: terminating) }
+    previous.install(resized, for: resize, restart: true, blocking: terminating)
   }
 
   /// Puts back the actions ``install()`` replaced.
   static func uninstall() {
     resizeDescriptor.store(-1, ordering: .sequentiallyConsistent)
-    for signal in terminating + crashing + [resize] {
-      sigaction(signal, previous + Int(signal), nil)
-    }
+    for signal in terminating + crashing + [resize] { previous.restore(signal) }
   }
 
   /// Makes `SIGWINCH` write ``resizeByte`` to `descriptor` (`-1`: stop).
@@ -56,45 +49,28 @@ enum SignalHandlers {
     resizeDescriptor.store(descriptor, ordering: .sequentiallyConsistent)
   }
 
-  private typealias Handler = @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void
-
-  private static func replace(_ signal: Int32, with handler: Handler, flags: Int32) {
-    var action = sigaction()
-    #if canImport(Glibc)
-    action.__sigaction_handler.sa_sigaction = handler
-    #else
-    action.__sigaction_u.__sa_sigaction = handler
-    #endif
-    action.sa_flags = flags | Int32(SA_SIGINFO)
-    // While a handler runs on a thread, the terminating signals wait: a second one cannot interrupt a restore
-    // on the same thread.
-    sigemptyset(&action.sa_mask)
-    for blocked in terminating { sigaddset(&action.sa_mask, blocked) }
-    sigaction(signal, &action, previous + Int(signal))
+  private static let terminate: Platform.SignalHandler = { signal, _, _ in
+    TerminalRestorer.restore()
+    Platform.exitImmediately(128 + signal)
   }
 
-  private static let terminate: Handler = { signal, _, _ in
+  private static let crash: Platform.SignalHandler = { signal, info, _ in
     TerminalRestorer.restore()
-    _exit(128 + signal)
-  }
-
-  private static let crash: Handler = { signal, info, _ in
-    TerminalRestorer.restore()
-    sigaction(signal, SignalHandlers.previous + Int(signal), nil)
-    // Sent by kill or raise: returning would lose it, so send it again to the previous action. A fault
-    // (si_code > 0) recurs by itself when the faulting instruction runs again.
-    if let info, info.pointee.si_code <= 0 {
-      raise(signal)
+    SignalHandlers.previous.restore(signal)
+    // Sent by kill or raise: returning would lose it, so send it again to the previous action. A fault recurs
+    // by itself when the faulting instruction runs again.
+    if Platform.wasSent(info) {
+      Platform.raise(signal)
     }
   }
 
-  private static let resized: Handler = { _, _, _ in
-    let saved = errno
+  private static let resized: Platform.SignalHandler = { _, _, _ in
+    let saved = Platform.errorNumber
     let descriptor = SignalHandlers.resizeDescriptor.load(ordering: .sequentiallyConsistent)
     if descriptor >= 0 {
       var byte = SignalHandlers.resizeByte
-      _ = write(descriptor, &byte, 1)
+      _ = Platform.write(descriptor, &byte, 1)
     }
-    errno = saved
+    Platform.errorNumber = saved
   }
 }

@@ -1,11 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Puts the terminal back exactly once — from the scoped helper's exit or from a signal handler, whichever
 /// comes first.
 ///
@@ -23,11 +17,11 @@ enum TerminalRestorer {
   private struct Record {
     var input: Int32
     var output: Int32
-    var original: termios
+    var original: Platform.TerminalSettings
   }
 
   /// Read by signal handlers; only written before the handlers are installed or after they are removed.
-  nonisolated(unsafe) private static var record = Record(input: -1, output: -1, original: termios())
+  nonisolated(unsafe) private static var record = Record(input: -1, output: -1, original: .zero)
   /// The restore sequence, allocated once, as handlers cannot allocate.
   nonisolated(unsafe) private static var bytes: UnsafeMutableBufferPointer<UInt8> = {
     // CAN first: it aborts an escape sequence a killed writer left half-written.
@@ -50,7 +44,7 @@ enum TerminalRestorer {
   private static var longestWait: Int { 500 }
 
   /// Records the settings to restore; call before entering raw mode and before installing handlers.
-  static func arm(input: Int32, output: Int32, original: termios) {
+  static func arm(input: Int32, output: Int32, original: Platform.TerminalSettings) {
     // Initialise the lazily created statics here, outside any handler.
     _ = bytes
     _ = writer.load(ordering: .sequentiallyConsistent)
@@ -94,17 +88,18 @@ enum TerminalRestorer {
   /// Writes the restore sequence and puts the saved settings back.
   private static func putBack() {
     StandardStream(descriptor: record.output).write(UnsafeRawBufferPointer(bytes))
-    var original = record.original
-    // TCSANOW: the bytes above are already queued, and waiting for them to drain could wait forever on a
-    // terminal that stopped reading.
-    while tcsetattr(record.input, TCSANOW, &original) != 0 && errno == EINTR {}
+    // At once (TCSANOW): the bytes above are already queued, and waiting for them to drain could wait forever on
+    // a terminal that stopped reading.
+    while !Platform.setTerminalSettings(record.original, of: record.input, flushingInput: false)
+      && Platform.isInterruption(Platform.errorNumber)
+    {}
   }
 
   /// Sleeps a millisecond at a time while `condition` holds, for at most ``longestWait`` milliseconds.
   private static func waitWhile(_ condition: () -> Bool) {
     var waited = 0
     while waited < longestWait && condition() {
-      usleep(1_000)
+      Platform.sleep(microseconds: 1_000)
       waited += 1
     }
   }
@@ -124,12 +119,6 @@ enum TerminalRestorer {
     StandardStream(descriptor: record.output).write(text)
   }
 
-  /// A number naming the calling thread, never 0 or 1 (a thread's address on both platforms).
-  private static func currentThread() -> UInt {
-    #if canImport(Darwin)
-    UInt(bitPattern: pthread_self())
-    #else
-    UInt(pthread_self())
-    #endif
-  }
+  /// A number naming the calling thread, never 0 or 1.
+  private static func currentThread() -> UInt { Platform.currentThreadID() }
 }

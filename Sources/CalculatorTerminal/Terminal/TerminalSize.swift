@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The size of the terminal window, in character cells.
 struct TerminalSize: Hashable, Sendable {
   var rows: Int
@@ -14,10 +8,9 @@ struct TerminalSize: Hashable, Sendable {
 
   /// The size of the terminal on `descriptor`, or ``fallback`` when it is not a terminal or reports zero.
   static func of(descriptor: Int32) -> TerminalSize {
-    var window = winsize()
-    guard ioctl(descriptor, UInt(TIOCGWINSZ), &window) == 0, window.ws_row > 0, window.ws_col > 0 else {
+    guard let window = Platform.windowSize(of: descriptor), window.rows > 0, window.columns > 0 else {
       return fallback
     }
-    return TerminalSize(rows: Int(window.ws_row), columns: Int(window.ws_col))
+    return TerminalSize(rows: window.rows, columns: window.columns)
   }
 }

@@ -16,13 +16,12 @@ import Observation
 /// @MainActor @Observable final class Form { var a = 1; var b = 2 }
 ///
 /// let form = Form()
-/// Task { @MainActor in
-///   for await sum in Observed({ form.a + form.b }) {
-///     print(sum)
-///   }
+/// for await sum in Observed({ form.a + form.b }) {
+///   print(sum)
+///   guard sum == 3 else { break }
+///   form.a = 10
+///   form.b = 20  // same transaction as `form.a = 10`: one value
 /// }
-/// form.a = 10
-/// form.b = 20   // same transaction as `form.a = 10`
 /// // Prints 3, then 30.
 /// ```
 ///

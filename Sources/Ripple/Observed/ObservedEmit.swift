@@ -21,7 +21,7 @@ enum _ObservedEmit<Element: Sendable, Failure: Error>: Sendable {
   /// Only call this on ``isolation``. The language cannot call an `@isolated(any)` closure without
   /// `await`, but observation tracking needs a synchronous call; an `@isolated(any)` function value has
   /// the layout of a plain thick function (its isolation lives in the context), which is what the
-  /// toolchain's own `Observations` relies on too. See `Docs/Decisions/0001-observed-synchronous-emit.md`.
+  /// toolchain's own `Observations` relies on too. See `Docs/Decisions/0001-observed.md`.
   @inlinable
   func callAsFunction() throws(Failure) -> Observed<Element, Failure>.Iteration {
     switch self {

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A serial executor with a FIFO job queue, run on one thread of its own, that can tell when it is quiescent.
 ///
 /// It is both a `TaskExecutor` (tasks that prefer it run their nonisolated code here) and a `SerialExecutor`
@@ -19,7 +11,7 @@ import Darwin
 /// variable while the queue is empty, starts on the first enqueue, and exits once the executor is shut down
 /// and idle; a job enqueued later (a task woken after its test ended) starts it again.
 final class _LockstepExecutor: TaskExecutor, SerialExecutor, @unchecked Sendable {
-  // @unchecked: every stored `var` is guarded by `mutex`.
+  // @unchecked: every stored `var` is guarded by `lock`.
 
   /// One entry of the queue.
   private enum Item {
@@ -29,8 +21,7 @@ final class _LockstepExecutor: TaskExecutor, SerialExecutor, @unchecked Sendable
     case action(@Sendable () -> Void)
   }
 
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  private let condition: UnsafeMutablePointer<pthread_cond_t>
+  private let lock = _ConditionLock()
   /// The queue is `items[head...]`; the consumed prefix is dropped now and then.
   private var items: [Item] = []
   private var head = 0
@@ -38,23 +29,7 @@ final class _LockstepExecutor: TaskExecutor, SerialExecutor, @unchecked Sendable
   private var waiters: [UnsafeContinuation<Void, Never>] = []
   private var isThreadRunning = false
   private var isShutDown = false
-  private var thread: pthread_t?
-
-  init() {
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
-    condition = .allocate(capacity: 1)
-    condition.initialize(to: pthread_cond_t())
-    pthread_cond_init(condition, nil)
-  }
-
-  deinit {
-    pthread_cond_destroy(condition)
-    condition.deallocate()
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
-  }
+  private var thread: _Platform.ThreadID?
 
   // MARK: Executor
 
@@ -75,7 +50,7 @@ final class _LockstepExecutor: TaskExecutor, SerialExecutor, @unchecked Sendable
   var isCurrent: Bool {
     locked {
       guard let thread else { return false }
-      return pthread_equal(thread, pthread_self()) != 0
+      return thread == _Platform.currentThread()
     }
   }
 
@@ -100,7 +75,7 @@ final class _LockstepExecutor: TaskExecutor, SerialExecutor, @unchecked Sendable
   func shutDown() {
     locked {
       isShutDown = true
-      pthread_cond_signal(condition)
+      lock.signal()
     }
   }
 
@@ -117,7 +92,7 @@ final class _LockstepExecutor: TaskExecutor, SerialExecutor, @unchecked Sendable
   /// With the mutex held: wakes the parked thread, or returns `true` when a thread must be started.
   private func wakeOrStart() -> Bool {
     if isThreadRunning {
-      pthread_cond_signal(condition)
+      lock.signal()
       return false
     }
     isThreadRunning = true
@@ -125,35 +100,14 @@ final class _LockstepExecutor: TaskExecutor, SerialExecutor, @unchecked Sendable
   }
 
   private func spawnThread() {
-    let context = Unmanaged.passRetained(self).toOpaque()
-    var attributes = pthread_attr_t()
-    pthread_attr_init(&attributes)
-    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-    pthread_attr_setstacksize(&attributes, 8 << 20)
-    defer { pthread_attr_destroy(&attributes) }
-    #if canImport(Darwin)
-    var handle: pthread_t?
-    #else
-    var handle = pthread_t()
-    #endif
-    let result = pthread_create(
-      &handle, &attributes,
-      { context in
-        #if canImport(Darwin)
-        let executor = Unmanaged<_LockstepExecutor>.fromOpaque(context).takeRetainedValue()
-        #else
-        let executor = Unmanaged<_LockstepExecutor>.fromOpaque(context!).takeRetainedValue()
-        #endif
-        executor.runLoop()
-        return nil
-      }, context)
+    let result = _Platform.startDetachedThread(stackSize: 8 << 20) { [self] in runLoop() }
     precondition(result == 0, "could not start the lockstep executor's thread (error \(result))")
   }
 
   /// Runs items until shut down and idle; parks on the condition variable while there is nothing to do.
   private func runLoop() {
-    pthread_mutex_lock(mutex)
-    thread = pthread_self()
+    lock.lock()
+    thread = _Platform.currentThread()
     while true {
       if head < items.count {
         let item = items[head]
@@ -162,34 +116,34 @@ final class _LockstepExecutor: TaskExecutor, SerialExecutor, @unchecked Sendable
           items.removeAll(keepingCapacity: true)
           head = 0
         }
-        pthread_mutex_unlock(mutex)
+        lock.unlock()
         switch item {
         case .job(let job):
           job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
         case .action(let action):
           action()
         }
-        pthread_mutex_lock(mutex)
+        lock.lock()
       } else if !waiters.isEmpty {
         let resumed = waiters
         waiters.removeAll()
-        pthread_mutex_unlock(mutex)
+        lock.unlock()
         for waiter in resumed { waiter.resume() }
-        pthread_mutex_lock(mutex)
+        lock.lock()
       } else if isShutDown {
         break
       } else {
-        pthread_cond_wait(condition, mutex)
+        lock.wait()
       }
     }
     thread = nil
     isThreadRunning = false
-    pthread_mutex_unlock(mutex)
+    lock.unlock()
   }
 
   private func locked<R>(_ body: () -> R) -> R {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
+    lock.lock()
+    defer { lock.unlock() }
     return body()
   }
 }

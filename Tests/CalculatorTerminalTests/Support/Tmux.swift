@@ -2,6 +2,8 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -17,10 +19,24 @@ final class Tmux {
   let directory: String
   static let session = "calc"
 
+  /// Whether `tmux` is on the `PATH`. Suites that need it are enabled by ``isUsable``.
+  static let isAvailable = Shell.run("command -v tmux >/dev/null").status == 0
+
+  /// Whether the tmux tests must run: `RIPPLE_REQUIRE_TMUX=1` (set by `.ci/run`) turns their skip into a failure.
+  static let isRequired = getenv("RIPPLE_REQUIRE_TMUX").map { String(cString: $0) == "1" } ?? false
+
+  /// The condition of the suites that drive a real terminal: tmux is installed, or it is required, in which case
+  /// the tests run and fail on its absence.
+  static var isUsable: Bool { isAvailable || isRequired }
+
+  /// Why those suites are skipped.
+  static let skipReason: Comment =
+    "tmux is not installed: the interactive tests need it (apt-get install tmux; .ci/run installs it)"
+
   /// Starts `script` (shell text, run by `sh` in `directory`) in a detached window of `columns` × `rows`.
   init(script: String, columns: Int = 100, rows: Int = 30) throws {
-    guard Self.shell("command -v tmux").status == 0 else {
-      throw Failure("tmux is not installed: .ci/run installs it (apt-get install tmux)")
+    guard Self.isAvailable else {
+      throw Failure("tmux is not installed, and RIPPLE_REQUIRE_TMUX=1 says these tests must run")
     }
     var template = Array("/tmp/calc-e2e-XXXXXX".utf8CString)
     guard let created = mkdtemp(&template) else { throw Failure("mkdtemp failed") }
@@ -28,21 +44,21 @@ final class Tmux {
     // The socket lives in the directory, so removing the directory leaves nothing behind.
     socket = "\(directory)/tmux.socket"
     let scriptPath = "\(directory)/run.sh"
-    try Self.writeFile(scriptPath, "cd \(Self.quote(directory))\n" + script)
+    try Self.writeFile(scriptPath, "cd \(Shell.quote(directory))\n" + script)
     try run(
-      "new-session -d -x \(columns) -y \(rows) -s \(Self.session) \(Self.quote("sh \(Self.quote(scriptPath))"))")
+      "new-session -d -x \(columns) -y \(rows) -s \(Self.session) \(Shell.quote("sh \(Shell.quote(scriptPath))"))")
   }
 
   /// Kills the tmux server and removes the directory.
   func close() {
-    _ = Self.shell("tmux -S \(Self.quote(socket)) kill-server 2>/dev/null; rm -rf \(Self.quote(directory))")
+    _ = Shell.run("tmux -S \(Shell.quote(socket)) kill-server 2>/dev/null; rm -rf \(Shell.quote(directory))")
   }
 
   /// Sends `keys` as `tmux send-keys` names them: `12`, `Tab`, `BSpace`, `Escape`, `C-c`. Each argument is sent
   /// literally when `literal` is true.
   func send(_ keys: String..., literal: Bool = false) throws {
     let flags = literal ? "-l " : ""
-    try run("send-keys -t \(Self.session) \(flags)\(keys.map(Self.quote).joined(separator: " "))")
+    try run("send-keys -t \(Self.session) \(flags)\(keys.map(Shell.quote).joined(separator: " "))")
   }
 
   /// Resizes the window.
@@ -54,14 +70,14 @@ final class Tmux {
   /// colours and attributes (`-e`).
   func capture(styles: Bool = false) -> [String] {
     let flags = styles ? "-p -e" : "-p"
-    let (_, output) = Self.shell("tmux -S \(Self.quote(socket)) capture-pane \(flags) -t \(Self.session)")
+    let (_, output) = Shell.run("tmux -S \(Shell.quote(socket)) capture-pane \(flags) -t \(Self.session)")
     return output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
   }
 
   /// What the pane's terminal shows now: whether the alternate screen is on and whether the cursor is visible.
   func modes() -> (alternateScreen: Bool, cursorVisible: Bool) {
-    let (_, output) = Self.shell(
-      "tmux -S \(Self.quote(socket)) display-message -p -t \(Self.session) '#{alternate_on} #{cursor_flag}'")
+    let (_, output) = Shell.run(
+      "tmux -S \(Shell.quote(socket)) display-message -p -t \(Self.session) '#{alternate_on} #{cursor_flag}'")
     let flags = output.split(separator: " ").map { $0.hasPrefix("1") }
     return (flags.first ?? false, flags.count > 1 && flags[1])
   }
@@ -91,21 +107,10 @@ final class Tmux {
   }
 
   /// The contents of `name` in the session's directory, or `nil`.
-  func file(_ name: String) -> String? {
-    guard let stream = fopen("\(directory)/\(name)", "r") else { return nil }
-    defer { fclose(stream) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = fread(&buffer, 1, buffer.count, stream)
-      if count <= 0 { break }
-      bytes += buffer.prefix(count)
-    }
-    return String(decoding: bytes, as: UTF8.self)
-  }
+  func file(_ name: String) -> String? { Shell.readFile("\(directory)/\(name)") }
 
   private func run(_ arguments: String) throws {
-    let (status, output) = Self.shell("tmux -S \(Self.quote(socket)) \(arguments) 2>&1")
+    let (status, output) = Shell.run("tmux -S \(Shell.quote(socket)) \(arguments) 2>&1")
     guard status == 0 else { throw Failure("tmux \(arguments) failed (\(status)): \(output)") }
   }
 
@@ -115,46 +120,10 @@ final class Tmux {
     init(_ description: String) { self.description = description }
   }
 
-  /// `text` quoted for `sh`.
-  static func quote(_ text: String) -> String {
-    "'" + text.replacing("'", with: "'\\''") + "'"
-  }
-
-  /// Runs `command` with `sh -c`; returns its exit status and standard output.
-  static func shell(_ command: String) -> (status: Int32, output: String) {
-    guard let pipe = popen(command, "r") else { return (-1, "") }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = fread(&buffer, 1, buffer.count, pipe)
-      if count <= 0 { break }
-      bytes += buffer.prefix(count)
-    }
-    let status = pclose(pipe)
-    return ((status >> 8) & 0xff, String(decoding: bytes, as: UTF8.self))
-  }
-
   private static func writeFile(_ path: String, _ text: String) throws {
     guard let stream = fopen(path, "w") else { throw Failure("cannot write \(path)") }
     defer { fclose(stream) }
     let bytes = Array(text.utf8)
     guard fwrite(bytes, 1, bytes.count, stream) == bytes.count else { throw Failure("cannot write \(path)") }
-  }
-
-  /// The built `calc`: it sits in the build products directory, next to the test bundle that runs this code.
-  static func calcExecutable() -> String? {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    var candidates: [String] = []
-    if length > 0 {
-      let executable = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      // …/debug/RipplePackageTests.xctest (Linux), or …/debug/X.xctest/Contents/MacOS/X: try every ancestor.
-      var directory = executable
-      while let slash = directory.lastIndex(of: "/"), slash != directory.startIndex {
-        directory = String(directory[..<slash])
-        candidates.append(directory + "/calc")
-      }
-    }
-    return candidates.first { access($0, X_OK) == 0 }
   }
 }

@@ -2,12 +2,25 @@
 import SlowCalculatorUI
 import SwiftUI
 
+#if os(macOS)
+import AppKit
+#endif
+
 /// The slow calculator, in its four designs.
 @main
 @MainActor
 struct SlowCalculatorApp: App {
   // The app lives as long as the process: its models, and the tasks they own, do too.
   @State private var designs = Designs.live()
+
+  init() {
+    #if os(macOS)
+    // `swift run` starts a bare executable, not an app bundle: without a regular activation policy it gets no Dock
+    // icon and no menu bar, and its window opens behind the terminal without keyboard focus.
+    NSApplication.shared.setActivationPolicy(.regular)
+    NSApplication.shared.activate()
+    #endif
+  }
 
   var body: some Scene {
     WindowGroup {

@@ -1,7 +1,8 @@
 #if canImport(SwiftUI)
 import Calculator
 
-/// The models behind the example's screens: one per design, and two on one shared calculation.
+/// The models behind the example's screens: one per design, and the shared calculation of design 4. (The
+/// `.task(id:)` screen of design 3 has none: its state is the view's.)
 ///
 /// Create it once, where the app starts, so that each model — and the tasks it owns — lives as long as the app.
 @MainActor
@@ -12,10 +13,10 @@ public struct Designs {
   public let debounce: CalculatorModel
   /// Design 3, restart on change.
   public let task: CalculatorModel
-  /// Design 4, the shared service, as the screen that edits it shows it.
+  /// Design 4, the shared service: the calculation itself, which a second screen edits directly…
+  public let sharedCalculation: SharedCalculation
+  /// …and the model of the screen that shows it in the tab.
   public let sharedEditor: CalculatorModel
-  /// Design 4 again: another model of the same calculation, for a second panel.
-  public let sharedViewer: CalculatorModel
 
   /// The app's models: the slow service with each design's default delay, and a one-second debounce.
   public static func live() -> Designs {
@@ -26,8 +27,8 @@ public struct Designs {
       debounce: CalculatorModel(
         engine: .debounce(interval: .seconds(1)), calculator: .live(delay: .zero)),
       task: CalculatorModel(engine: .task, calculator: .live(delay: CalculatorEngine.task.defaultDelay)),
-      sharedEditor: CalculatorModel(engine: .shared(shared), calculator: .instant),
-      sharedViewer: CalculatorModel(engine: .shared(shared), calculator: .instant))
+      sharedCalculation: shared,
+      sharedEditor: CalculatorModel(engine: .shared(shared), calculator: .instant))
   }
 
   /// Models for previews: the instant calculator everywhere.
@@ -37,8 +38,8 @@ public struct Designs {
       pipeline: CalculatorModel(engine: .pipeline, calculator: .instant),
       debounce: CalculatorModel(engine: .debounce(interval: .seconds(1)), calculator: .instant),
       task: CalculatorModel(engine: .task, calculator: .instant),
-      sharedEditor: CalculatorModel(engine: .shared(shared), calculator: .instant),
-      sharedViewer: CalculatorModel(engine: .shared(shared), calculator: .instant))
+      sharedCalculation: shared,
+      sharedEditor: CalculatorModel(engine: .shared(shared), calculator: .instant))
   }
 }
 #endif

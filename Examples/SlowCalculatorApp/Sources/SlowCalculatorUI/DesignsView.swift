@@ -2,7 +2,7 @@
 import Calculator
 import SwiftUI
 
-/// The example's window: one tab per design.
+/// The example's window: one tab per design, and design 3 twice — in a model, and as a view's `.task(id:)`.
 public struct DesignsView: View {
   let designs: Designs
 
@@ -23,8 +23,13 @@ public struct DesignsView: View {
       Tab("Restart", systemImage: "arrow.clockwise") {
         NavigationStack { TaskCalculatorView(model: designs.task) }
       }
+      Tab(".task(id:)", systemImage: "arrow.clockwise.circle") {
+        NavigationStack { TaskIDCalculatorView() }
+      }
       Tab("Shared", systemImage: "person.2") {
-        NavigationStack { SharedCalculatorView(editor: designs.sharedEditor, viewer: designs.sharedViewer) }
+        NavigationStack {
+          SharedCalculatorView(editor: designs.sharedEditor, calculation: designs.sharedCalculation)
+        }
       }
     }
   }
@@ -32,5 +37,6 @@ public struct DesignsView: View {
 
 #Preview("All designs") {
   DesignsView(designs: .preview())
+    .environment(\.slowCalculator, .instant)
 }
 #endif

@@ -3,7 +3,8 @@ import Calculator
 import SwiftUI
 
 /// Design 3, restart on change: every change of the input cancels the calculation in flight and starts a new one,
-/// as SwiftUI's `.task(id: input)` does — but in the model, through a `TaskSlot`.
+/// as SwiftUI's `.task(id: input)` does — but in the model, through a `TaskSlot`, so it can outlive the screen.
+/// ``TaskIDCalculatorView`` is the same design written with `.task(id:)` in the view.
 public struct TaskCalculatorView: View {
   let model: CalculatorModel
 
