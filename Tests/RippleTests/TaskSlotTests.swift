@@ -79,6 +79,18 @@ struct TaskSlotTests {
     #expect(await started.values(count: 2) == [1, 2])
   }
 
+  @Test("right after a main-actor operation returned, an equal id starts again")
+  @MainActor func mainActorOperationEmptiesTheSlotAsItReturns() async {
+    let slot = TaskSlot()
+    let started = Recorder<Int>()
+    slot.run(id: 7) { started.record(1) }
+    // The test resumes on the main actor after the job in which the operation returned.
+    #expect(await started.values(count: 1) == [1])
+    #expect(!slot.isRunning)
+    slot.run(id: 7) { started.record(2) }
+    #expect(await started.values(count: 1) == [2])
+  }
+
   @Test("releasing the slot cancels its task, which does not keep the slot alive")
   func deinitCancels() async {
     let cancelled = Recorder<Bool>()

@@ -66,6 +66,8 @@ where Base.Element: Sendable {
         while let element = try await iterator.next(isolation: nil) {
           guard let (generation, superseded) = machine.withLock({ $0.elementProduced() }) else { return }
           superseded?.cancel()
+          // Iteration may have ended just now, before this transform's task could be recorded to be cancelled.
+          guard !Task.isCancelled else { return }
           startTransform(element, generation: generation)
         }
         apply(machine.withLock { $0.baseFinished() })

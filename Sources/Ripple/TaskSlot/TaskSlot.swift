@@ -61,7 +61,12 @@ public final class TaskSlot: Sendable {
   /// slot.run(id: input) { /* … */ }  // the same input while the first task runs: nothing happens
   /// ```
   ///
-  /// The previous task is cancelled before this method returns, and the new task does not wait for it to end.
+  /// The previous task is cancelled — its cancellation handlers have run — before the new task is created, and
+  /// the new task does not wait for it to end. Racing calls take turns, so "the previous task" is always the
+  /// one the last completed call started. An operation isolated to an actor is enqueued on that actor directly,
+  /// so operations start in call order, as `Task { }` bodies do. A cancellation handler of the operation may read
+  /// ``isRunning`` or call ``cancel()``, but must not call `run` on the same slot: that call would wait for the
+  /// one cancelling it.
   ///
   /// - Parameters:
   ///   - id: What the task depends on: the input it computes from. Equal ids keep the running task.
@@ -101,9 +106,17 @@ public final class TaskSlot: Sendable {
       return _OperatorTasks.executor.map { Task(executorPreference: $0, priority: priority, operation: body) }
         ?? Task(priority: priority, operation: body)
     }
-    // Isolated to an actor: the task is enqueued on that actor at once, so operations start in call order, as
-    // `Task { }` bodies do. A wrapper closure cannot take on the operation's isolation, so a second task waits
-    // for the end.
+    if operation.isolation === MainActor.shared {
+      // The usual case, a main-actor model: a wrapper isolated to the main actor is enqueued there at once, so
+      // operations start in call order, and calling the operation from it does not suspend.
+      return Task(priority: priority) { @MainActor [weak self] in
+        await operation()
+        self?.finished(generation: generation)
+      }
+    }
+    // Isolated to another actor: the task is enqueued on that actor at once, so operations start in call order,
+    // as `Task { }` bodies do. A wrapper closure cannot take on a dynamic isolation, so a second task waits for
+    // the end; until it has run, `isRunning` stays `true`.
     let task = Task(priority: priority, operation: operation)
     _ = _startOperatorTask(priority: priority) { [weak self] in
       await task.value
