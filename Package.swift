@@ -9,6 +9,13 @@ let strictSettings: [SwiftSetting] = [
   .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+// Where Apple platforms before OS 26 take another path (`Task.immediate` is missing there), building with
+// RIPPLE_TASK_START_FALLBACK=1 in the environment makes Linux take that path too, so the tests run on it:
+// `.ci/run` runs the Ripple suite that way. Release builds for users never set it.
+let rippleSettings =
+  strictSettings
+  + (Context.environment["RIPPLE_TASK_START_FALLBACK"] == "1" ? [.define("RIPPLE_TASK_START_FALLBACK")] : [])
+
 let package = Package(
   name: "Ripple",
   // The floor where `Mutex`, `Atomic`, typed-throws `AsyncSequence` and `next(isolation:)` all exist,
@@ -24,7 +31,7 @@ let package = Package(
   targets: [
     // ThreadSanitizer annotations for Ripple's locks (`_Mutex`): see Docs/Reliability.md.
     .target(name: "_RippleTSan"),
-    .target(name: "Ripple", dependencies: ["_RippleTSan"], swiftSettings: strictSettings),
+    .target(name: "Ripple", dependencies: ["_RippleTSan"], swiftSettings: rippleSettings),
     .target(name: "RippleTesting", dependencies: ["Ripple"], swiftSettings: strictSettings),
     .target(name: "Calculator", dependencies: ["Ripple"], swiftSettings: strictSettings),
     // `--clock virtual` drives a `TestClock`, so the terminal front end links RippleTesting.

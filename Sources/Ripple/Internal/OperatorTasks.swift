@@ -76,11 +76,12 @@ func _startOperatorTask(
 @usableFromInline
 func _startElementTask(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
   let executor = _OperatorTasks.executor
+  #if !RIPPLE_TASK_START_FALLBACK  // see Package.swift: lets Linux test the path of OS versions before 26
   if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
     // As in `_startOperatorTask`: no preference record at all unless a test binds an executor.
     return executor.map { Task.immediate(executorPreference: $0, operation: operation) }
       ?? Task.immediate(operation: operation)
-  } else {
-    return Task(executorPreference: executor, operation: operation)
   }
+  #endif
+  return executor.map { Task(executorPreference: $0, operation: operation) } ?? Task(operation: operation)
 }
