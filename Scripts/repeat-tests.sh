@@ -5,7 +5,8 @@
 #   Scripts/repeat-tests.sh 'DebounceTests|ThrottleTests|MarbleDiagramTests|TestClockTests' 200
 #
 # The tests are built once; each run then uses --skip-build. A run that fails, or takes longer than
-# RUN_TIMEOUT seconds (default 120), counts as failed; its log is kept and its path printed.
+# RUN_TIMEOUT seconds (default 120), counts as failed; its log is kept and its path printed. A filter that matches
+# no test is an error (exit 2).
 set -euo pipefail
 
 if [[ $# -lt 1 || $1 == -h || $1 == --help ]]; then
@@ -33,6 +34,11 @@ for ((run = 1; run <= runs; run++)); do
   setsid timeout "$timeout_seconds" swift test --skip-build --filter "$filter" >"$log" 2>&1 &
   session=$!
   if wait "$session"; then
+    # A filter that matches nothing "passes" every run: that is a mistake in the filter, not a result.
+    if grep -q "Test run with 0 tests" "$log"; then
+      echo "$0: the filter '$filter' matches no test" >&2
+      exit 2
+    fi
     passed=$((passed + 1))
     rm -f "$log"
   else

@@ -42,9 +42,9 @@ struct CalcOptionsTests {
       (["--engine", "combine"], "--engine: unknown engine 'combine'; use pipeline, debounce, task or shared"),
       (["--engine"], "--engine needs a value"),
       (["--delay", "--json"], "--delay needs a value"),
-      (["--delay", "fast"], "--delay: 'fast' is not a duration (e.g. 1.5s, 250ms)"),
-      (["--delay", "5"], "--delay: '5' needs a unit: s or ms (e.g. 5s)"),
-      (["--debounce", "2h"], "--debounce: '2h' has an unknown unit; use s or ms (e.g. 1.5s, 250ms)"),
+      (["--delay", "fast"], "--delay: 'fast' is not a duration: it must start with a number (e.g. 1.5s, 250ms)"),
+      (["--delay", "5"], "--delay: '5' needs a unit: ms, s, m or h (e.g. 5s)"),
+      (["--debounce", "2d"], "--debounce: '2d' has an unknown unit 'd'; use ms, s, m (or min) or h"),
       (["--clock", "wall"], "--clock: unknown clock 'wall'; use real or virtual"),
       (["--json=yes"], "--json takes no value"),
       (["-x"], "unknown argument '-x'"),
@@ -73,7 +73,9 @@ struct CalcOptionsTests {
     arguments: [
       ("1.5s", Duration.milliseconds(1500)), ("250ms", .milliseconds(250)), ("0", .zero), ("0.0", .zero),
       ("2s", .seconds(2)), ("0.1s", .milliseconds(100)), (".5s", .milliseconds(500)), ("0.25ms", .microseconds(250)),
-      ("1000000000s", .seconds(1_000_000_000)),
+      ("1000000000s", .seconds(1_000_000_000)), ("2m", .seconds(120)), ("2min", .seconds(120)), ("1h", .seconds(3600)),
+      ("1.5h", .seconds(5400)), ("0.5m", .seconds(30)), ("0.001s", .milliseconds(1)), ("007s", .seconds(7)),
+      ("1.0000000000000000009s", .seconds(1)),
     ])
   func durations(text: String, expected: Duration) throws {
     #expect(try DurationText.parse(text) == expected)
@@ -82,12 +84,33 @@ struct CalcOptionsTests {
   @Test(
     "bad durations say why",
     arguments: [
-      ("", DurationText.Failure.empty), ("1.2.3s", .notANumber("1.2.3s")), ("-1s", .notANumber("-1s")),
-      ("s", .notANumber("s")), ("1m", .unknownUnit("1m")), ("3", .missingUnit("3")),
-      ("99999999999s", .tooLarge("99999999999s")), ("1 s", .notANumber("1 s")),
+      ("", DurationText.Failure.empty), ("1.2.3s", .extraDecimalPoint("1.2.3s")), ("-1s", .negative("-1s")),
+      ("s", .notANumber("s")), (".s", .notANumber(".s")), ("1d", .unknownUnit("1d", unit: "d")),
+      ("3", .missingUnit("3")), ("99999999999s", .tooLarge("99999999999s")), ("1 s", .malformed("1 s")),
+      ("1e9s", .exponent("1e9s")), ("1e3ms", .exponent("1e3ms")), ("1E-3s", .exponent("1E-3s")),
+      ("1000000001s", .tooLarge("1000000001s")), ("300000h", .tooLarge("300000h")), ("5%", .malformed("5%")),
+      ("1sec", .unknownUnit("1sec", unit: "sec")),
     ])
   func badDurations(text: String, failure: DurationText.Failure) {
     #expect(throws: failure) { try DurationText.parse(text) }
+  }
+
+  @Test(
+    "each reason names the text and says what is wrong",
+    arguments: [
+      ("1e9s", "'1e9s' has an exponent; write the number out (e.g. 1000000000s)"),
+      ("1h30", "'1h30' is not a number followed by its unit (e.g. 1.5s, 250ms)"),
+      ("1d", "'1d' has an unknown unit 'd'; use ms, s, m (or min) or h"),
+      ("-2s", "'-2s' is negative; a duration is 0 or more"),
+      ("1 s", "'1 s' is not a number followed by its unit (e.g. 1.5s, 250ms)"),
+    ])
+  func durationReasons(text: String, reason: String) {
+    #expect(throws: DurationText.Failure.self) { try DurationText.parse(text) }
+    do {
+      _ = try DurationText.parse(text)
+    } catch {
+      #expect(error.description == reason)
+    }
   }
 
   @Test(

@@ -81,6 +81,28 @@ struct ScriptRunnerTests {
     #expect(result.status == 1)
   }
 
+  @Test("a bad line's text is shown escaped and cut short, once per message line")
+  func badLineEcho() async throws {
+    let long = "a " + String(repeating: "9", count: 1_000_000)
+    let result = try await run("a \u{1B}[2J\n\(long)\nb 2\n", ["--engine", "pipeline"])
+    let lines = result.errors.split(separator: "\n")
+    #expect(lines.count == 2)
+    #expect(lines[0] == #"calc: line 1: 'a \e[2J': '\e[2J' is not an integer"#)
+    #expect(!result.errors.contains("\u{1B}"))
+    #expect(lines[1].hasPrefix("calc: line 2: 'a 999"))
+    #expect(lines[1].count < 400, "a 1 MB line gave a \(lines[1].count)-character message")
+    #expect(lines[1].contains("(80 of 1000002 characters)"))
+    #expect(result.status == 1)
+  }
+
+  @Test("a byte-order mark at the start of the script is not part of its first line")
+  func byteOrderMark() async throws {
+    let result = try await run("\u{FEFF}a 1\nb 2\n", ["--engine", "pipeline"])
+    #expect(result.errors.isEmpty)
+    #expect(result.output == "0.000 computing\n0.000 result 3\n")
+    #expect(result.status == 0)
+  }
+
   @Test("--json prints one object per event")
   func json() async throws {
     let result = try await run("a 9223372036854775807\nb 1\nwait 1s\nb 0\nwait 2s\n", ["--engine", "task", "--json"])

@@ -55,7 +55,7 @@ struct FieldState: Hashable, Sendable {
       case .outOfRange: "is out of range for an integer"
       }
     let kept = value.map { "; still using \($0)" } ?? ""
-    return "\(name): '\(String(text))' \(what)\(kept)"
+    return "\(name): \(QuotedText(String(text))) \(what)\(kept)"
   }
 
   /// Inserts `character` at the cursor; only digits and `-` go in, up to ``maximumLength``. Returns whether the

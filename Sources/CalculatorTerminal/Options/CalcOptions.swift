@@ -85,7 +85,7 @@ public struct CalcOptions: Equatable, Sendable {
       --version              show the version
       --                     ends the options (calc takes no operands)
 
-    durations: 1.5s, 250ms, 0
+    durations: 250ms, 1.5s, 2m (or 2min), 1h, 0
     script lines: `a 12`, `b 30`, `a` (clears a), `wait 1.5s`, `# comment`, blank lines
     script output: `<seconds> <event>`, events waiting, computing, result <n>, error <words>
     """
@@ -98,7 +98,7 @@ public struct CalcOptions: Equatable, Sendable {
       // `--` ends the options (the POSIX convention); calc takes no operands, so only a bare `--` is accepted.
       if argument == "--" {
         if let operand = remaining.first {
-          throw UsageError(message: "unexpected operand '\(operand)' after '--'; calc takes no operands")
+          throw UsageError(message: "unexpected operand \(QuotedText(operand)) after '--'; calc takes no operands")
         }
         break
       }
@@ -128,7 +128,8 @@ public struct CalcOptions: Equatable, Sendable {
       case "--engine":
         let name = try value()
         guard let engine = Engine(rawValue: name) else {
-          throw UsageError(message: "--engine: unknown engine '\(name)'; use pipeline, debounce, task or shared")
+          throw UsageError(
+            message: "--engine: unknown engine \(QuotedText(name)); use pipeline, debounce, task or shared")
         }
         options.engine = engine
       case "--delay": options.delay = try duration()
@@ -136,7 +137,7 @@ public struct CalcOptions: Equatable, Sendable {
       case "--clock":
         let name = try value()
         guard let clock = ClockKind(rawValue: name) else {
-          throw UsageError(message: "--clock: unknown clock '\(name)'; use real or virtual")
+          throw UsageError(message: "--clock: unknown clock \(QuotedText(name)); use real or virtual")
         }
         options.clock = clock
       case "--script":
@@ -152,7 +153,7 @@ public struct CalcOptions: Equatable, Sendable {
         try noValue()
         options.version = true
       default:
-        throw UsageError(message: "unknown argument '\(argument)'")
+        throw UsageError(message: "unknown argument \(QuotedText(argument))")
       }
     }
     return options

@@ -37,7 +37,7 @@ enum ScriptCommand: Equatable, Sendable {
       return .set(field, try integer(text))
     case "wait":
       guard arguments.count == 1, let text = arguments.first else {
-        throw Failure(message: "wait needs one duration (e.g. wait 1.5s, wait 250ms)")
+        throw Failure(message: "wait needs one duration (e.g. wait 1.5s, wait 250ms, wait 2m)")
       }
       do {
         return .wait(try DurationText.parse(text))
@@ -45,7 +45,7 @@ enum ScriptCommand: Equatable, Sendable {
         throw Failure(message: error.description)
       }
     default:
-      throw Failure(message: "unknown command '\(command)'; use a, b, wait or # for a comment")
+      throw Failure(message: "unknown command \(QuotedText(command)); use a, b, wait or # for a comment")
     }
   }
 
@@ -54,8 +54,8 @@ enum ScriptCommand: Equatable, Sendable {
     if let value = Int(text) { return value }
     let digits = text.drop { $0 == "-" || $0 == "+" }
     if text.count - digits.count <= 1, !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
-      throw Failure(message: "'\(text)' is out of range for an integer (\(Int.min) to \(Int.max))")
+      throw Failure(message: "\(QuotedText(text)) is out of range for an integer (\(Int.min) to \(Int.max))")
     }
-    throw Failure(message: "'\(text)' is not an integer")
+    throw Failure(message: "\(QuotedText(text)) is not an integer")
   }
 }

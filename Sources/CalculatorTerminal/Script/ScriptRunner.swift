@@ -78,12 +78,14 @@ struct ScriptRunner {
   ) async -> Int32 {
     var status: Int32 = 0
     var number = 0
-    for await line in lines {
+    for await var line in lines {
       number += 1
+      // A byte-order mark, as some editors write at the start of a file, is not part of the first command.
+      if number == 1, line.unicodeScalars.first == "\u{FEFF}" { line.unicodeScalars.removeFirst() }
       do {
         if let command = try ScriptCommand.parse(line) { await perform(command) }
       } catch {
-        errors("calc: line \(number): '\(line)': \(error)\n")
+        errors("calc: line \(number): \(QuotedText(line)): \(error)\n")
         status = 1
       }
     }
