@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Standard output and standard error, written unbuffered with `write(2)`, so output interleaves in order and
 /// nothing is lost when the program exits.
 struct StandardStream: Sendable {
@@ -6,24 +8,47 @@ struct StandardStream: Sendable {
   static let output = StandardStream(descriptor: Platform.standardOutput)
   static let error = StandardStream(descriptor: Platform.standardError)
 
+  /// The `errno` of the first write to standard output that failed, 0 while none has.
+  private static let outputFailure = Atomic<Int32>(0)
+  /// The `errno` of a failed read of standard input, 0 while none has failed.
+  private static let inputFailure = Atomic<Int32>(0)
+
+  /// Why output or input failed, in words, or `nil` when nothing did (or only a closed pipe stopped the output,
+  /// which is how a reader such as `head` says it has seen enough).
+  static var failure: String? {
+    let output = outputFailure.load(ordering: .acquiring)
+    if output != 0, !Platform.isBrokenPipe(output) {
+      return "cannot write to standard output: \(Platform.errorDescription(output))"
+    }
+    let input = inputFailure.load(ordering: .acquiring)
+    if input != 0 { return "cannot read standard input: \(Platform.errorDescription(input))" }
+    return nil
+  }
+
   /// Writes all of `text`, retrying after interruptions and short writes.
   func write(_ text: String) {
     var text = text
-    text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+    let failed = text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+    if let failed, descriptor == Platform.standardOutput {
+      _ = Self.outputFailure.compareExchange(expected: 0, desired: failed, ordering: .releasing)
+    }
   }
 
-  /// Writes all of `bytes`, retrying after interruptions and short writes. It allocates nothing and calls only
-  /// `write(2)`, so a signal handler may use it.
-  func write(_ bytes: UnsafeRawBufferPointer) {
+  /// Writes all of `bytes`, retrying after interruptions and short writes; returns the `errno` of a failure.
+  /// It allocates nothing and calls only `write(2)`, so a signal handler may use it.
+  @discardableResult
+  func write(_ bytes: UnsafeRawBufferPointer) -> Int32? {
     var offset = 0
     while offset < bytes.count {
       let written = Platform.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
       if written < 0 {
-        if Platform.isInterruption(Platform.errorNumber) { continue }
-        return
+        let code = Platform.errorNumber
+        if Platform.isInterruption(code) { continue }
+        return code
       }
       offset += written
     }
+    return nil
   }
 
   /// The lines of standard input, read on a thread of their own so that a slow pipe never blocks the main
@@ -31,7 +56,15 @@ struct StandardStream: Sendable {
   static func inputLines() -> AsyncStream<String> {
     let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
     let readAll: @Sendable () -> Void = {
-      while let line = readLine(strippingNewline: true) { continuation.yield(line) }
+      while true {
+        // `readLine` answers `nil` both at the end and on an error (standard input is a directory, say); only
+        // an error sets `errno`.
+        Platform.errorNumber = 0
+        guard let line = readLine(strippingNewline: true) else { break }
+        continuation.yield(line)
+      }
+      let code = Platform.errorNumber
+      if code != 0 { inputFailure.store(code, ordering: .releasing) }
       continuation.finish()
     }
     switch Platform.startThread(readAll) {

@@ -49,6 +49,27 @@ struct CalcScriptEndToEndTests {
     #expect(result.status == 2)
   }
 
+  @Test(
+    "output that cannot be written and input that cannot be read are errors; a closed pipe is a quiet end",
+    arguments: [
+      // Standard error goes to the pipe the test reads; standard output where the case says.
+      ("printf 'a 1\\nb 2\\n' | CALC 2>&1 >/dev/full", 1, "calc: cannot write to standard output: "),
+      ("CALC 2>&1 </", 1, "calc: cannot read standard input: "),
+      ("CALC --help 2>&1 >/dev/full", 1, "calc: cannot write to standard output: "),
+      // Standard output into a pipe whose reader exits at once: calc's standard error must stay silent.
+      ("{ printf 'a 1\\nb 2\\n' | CALC --clock virtual 2>&3 | true; } 3>&1", 0, ""),
+    ])
+  func inputOutputErrors(command: String, status: Int32, message: String) throws {
+    let calc = try #require(Shell.calcExecutable(), "the calc executable is not built next to the tests")
+    let result = Shell.run(command.replacing("CALC", with: Shell.quote(calc)))
+    if message.isEmpty {
+      #expect(result.output.isEmpty)
+    } else {
+      #expect(result.output.hasPrefix(message), "printed \(result.output)")
+      #expect(result.status == status)
+    }
+  }
+
   @Test("--help and --version")
   func helpAndVersion() throws {
     let help = try calc("", "--help")

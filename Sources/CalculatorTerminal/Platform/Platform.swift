@@ -34,6 +34,14 @@ enum Platform {
   /// Whether `code` is `EINTR`.
   static func isInterruption(_ code: Int32) -> Bool { code == EINTR }
 
+  /// Whether `code` is `EPIPE`: the reader of a pipe went away.
+  static func isBrokenPipe(_ code: Int32) -> Bool { code == EPIPE }
+
+  /// The C library's words for the error `code` (`strerror`).
+  static func errorDescription(_ code: Int32) -> String {
+    strerror(code).map { String(cString: $0) } ?? "error \(code)"
+  }
+
   /// `write(2)`: the number of bytes written, or -1.
   static func write(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
     // `ssize_t` and `size_t` are `Int` on all three C libraries, for `read` too.
