@@ -38,7 +38,9 @@ run() {
 
 for engine in pipeline debounce task shared; do
   run "$engine-virtual" 'a 1\nb 2\nwait 2s\n' --clock virtual --engine "$engine"
-  run "$engine-real" 'a 1\nb 2\n' --engine "$engine" --delay 10ms --debounce 10ms
+  timing=(--delay 10ms)
+  [[ $engine == debounce ]] && timing+=(--debounce 10ms)  # --debounce applies to the debounce engine only
+  run "$engine-real" 'a 1\nb 2\n' --engine "$engine" "${timing[@]}"
 done
 
 if [[ $failed -ne 0 ]]; then

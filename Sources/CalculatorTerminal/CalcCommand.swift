@@ -5,6 +5,9 @@
 public enum CalcCommand {
   /// Runs `calc` with `arguments` (without the program name) and returns the exit status.
   ///
+  /// It is interactive when standard input and standard output are both terminals and `--script` is not given;
+  /// otherwise it reads a script from standard input.
+  ///
   /// Output that cannot be written (a full disk, a closed descriptor) or input that cannot be read is reported on
   /// standard error and makes the status 1; a closed pipe on standard output is a quiet end.
   @MainActor
@@ -21,8 +24,7 @@ public enum CalcCommand {
     do {
       options = try CalcOptions.parse(arguments)
     } catch {
-      StandardStream.error.write("calc: \(error)\n\n\(CalcOptions.usage)\n")
-      return 2
+      return usageError(error)
     }
     if options.help {
       StandardStream.output.write(CalcOptions.usage + "\n")
@@ -34,11 +36,27 @@ public enum CalcCommand {
     }
     // The form needs a terminal on both sides: `calc > file` from a terminal reads a typed script instead of
     // writing escape sequences into the file.
-    if options.script || !Platform.isTerminal(Platform.standardInput)
-      || !Platform.isTerminal(Platform.standardOutput)
-    {
+    let inputIsTerminal = Platform.isTerminal(Platform.standardInput)
+    let interactive = !options.script && inputIsTerminal && Platform.isTerminal(Platform.standardOutput)
+    do {
+      try options.check(interactive: interactive)
+    } catch {
+      return usageError(error)
+    }
+    guard interactive else {
+      if inputIsTerminal {
+        // `calc --script`, or `calc | cat`, in a terminal: say what it waits for.
+        StandardStream.error.write(
+          "calc: reading a script from the terminal: lines such as 'a 12', 'b 30', 'wait 1s'; Ctrl-D ends it\n")
+      }
       return await ScriptRunner(options: options).run(lines: StandardStream.inputLines())
     }
     return await InteractiveApp(options: options).run()
+  }
+
+  /// Reports a bad command line: the reason, and where the usage is, so the reason stays on screen.
+  private static func usageError(_ error: CalcOptions.UsageError) -> Int32 {
+    StandardStream.error.write("calc: \(error)\nsee 'calc --help'\n")
+    return 2
   }
 }

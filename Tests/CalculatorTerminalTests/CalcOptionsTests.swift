@@ -20,13 +20,13 @@ struct CalcOptionsTests {
   @Test("every flag, in both spellings")
   func flags() throws {
     let spaced = try CalcOptions.parse([
-      "--engine", "task", "--delay", "250ms", "--debounce", "1.5s", "--clock", "virtual", "--script", "--json",
+      "--engine", "debounce", "--delay", "250ms", "--debounce", "1.5s", "--clock", "virtual", "--script", "--json",
     ])
     let attached = try CalcOptions.parse([
-      "--engine=task", "--delay=250ms", "--debounce=1.5s", "--clock=virtual", "--script", "--json",
+      "--engine=debounce", "--delay=250ms", "--debounce=1.5s", "--clock=virtual", "--script", "--json",
     ])
     #expect(spaced == attached)
-    #expect(spaced.engine == .task)
+    #expect(spaced.engine == .debounce)
     #expect(spaced.effectiveDelay == .milliseconds(250))
     #expect(spaced.debounce == .milliseconds(1500))
     #expect(spaced.clock == .virtual)
@@ -66,6 +66,34 @@ struct CalcOptionsTests {
     ])
   func endOfOptions(arguments: [String], expected: CalcOptions) throws {
     #expect(try CalcOptions.parse(arguments) == expected)
+  }
+
+  @Test("--debounce is an error unless the engine is debounce")
+  func debounceAppliesToTheDebounceEngine() throws {
+    #expect(try CalcOptions.parse(["--engine", "debounce", "--debounce", "2s"]).debounce == .seconds(2))
+    #expect(try CalcOptions.parse(["--debounce", "2s", "--engine=debounce"]).debounce == .seconds(2))
+    for engine in ["pipeline", "task", "shared"] {
+      #expect(throws: CalcOptions.UsageError(message: "--debounce only applies to --engine debounce")) {
+        try CalcOptions.parse(["--engine", engine, "--debounce", "2s"])
+      }
+    }
+  }
+
+  @Test(
+    "script-mode options are errors in the form",
+    arguments: [
+      (["--json"], "--json only applies to script mode; add --script, or pipe a script into calc"),
+      (
+        ["--clock", "virtual"], "--clock virtual only applies to script mode; add --script, or pipe a script into calc"
+      ),
+      (
+        ["--json", "--clock", "virtual"], "--json only applies to script mode; add --script, or pipe a script into calc"
+      ),
+    ])
+  func scriptOnlyOptions(arguments: [String], message: String) throws {
+    let options = try CalcOptions.parse(arguments)
+    #expect(throws: CalcOptions.UsageError(message: message)) { try options.check(interactive: true) }
+    try options.check(interactive: false)
   }
 
   @Test(

@@ -40,13 +40,16 @@ struct CalcScriptEndToEndTests {
     #expect(result.status == 1)
   }
 
-  @Test("a bad flag prints the reason and the usage, and exits 2")
+  @Test("a bad flag prints the reason and where the usage is, and exits 2")
   func badFlag() throws {
     let result = try calc("", "--engine combine", errors: true)
     #expect(
-      result.output.hasPrefix("calc: --engine: unknown engine 'combine'; use pipeline, debounce, task or shared\n"))
-    #expect(result.output.contains("usage: calc"))
+      result.output
+        == "calc: --engine: unknown engine 'combine'; use pipeline, debounce, task or shared\nsee 'calc --help'\n")
     #expect(result.status == 2)
+    let misplaced = try calc("", "--engine task --debounce 2s", errors: true)
+    #expect(misplaced.output == "calc: --debounce only applies to --engine debounce\nsee 'calc --help'\n")
+    #expect(misplaced.status == 2)
   }
 
   @Test(

@@ -5,17 +5,13 @@ import Calculator
 /// It builds the models the options ask for (two panels on one ``SharedCalculation`` for `--engine shared`),
 /// enters raw mode through ``RawMode``, and runs the one event loop: keys, resizes and the end of input from the
 /// ``InputReader`` thread, model changes and spinner ticks from the ``FormSession``, all through one stream.
-/// Returns the exit status: 0 after `q` or Escape, 130 after Ctrl-C, 1 when the terminal cannot be used, 2 for
-/// `--clock virtual` (a script-mode option).
+/// Returns the exit status: 0 after `q` or Escape, 130 after Ctrl-C, 1 when the terminal cannot be used.
+/// (``CalcCommand`` has already refused the script-mode options `--json` and `--clock virtual`.)
 @MainActor
 struct InteractiveApp {
   let options: CalcOptions
 
   func run() async -> Int32 {
-    guard options.clock == .real else {
-      StandardStream.error.write("calc: --clock virtual only applies to script mode (--script)\n")
-      return 2
-    }
     let models = options.makeModels(
       calculator: .live(delay: options.effectiveDelay, clock: ContinuousClock()), clock: ContinuousClock())
     let colour = !Self.environmentSays("NO_COLOR")

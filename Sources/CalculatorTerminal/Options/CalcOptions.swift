@@ -77,8 +77,8 @@ public struct CalcOptions: Equatable, Sendable {
     options:
       --engine <name>        the design: pipeline (default), debounce, task or shared
       --delay <duration>     how slow the calculator is (default: 0 for pipeline and debounce, 1s otherwise)
-      --debounce <duration>  how long the debounce engine waits for typing to settle (default 1s)
-      --clock real|virtual   virtual makes `wait` advance a test clock: exact, instant output (default real)
+      --debounce <duration>  --engine debounce only: how long it waits for typing to settle (default 1s)
+      --clock real|virtual   script mode: virtual makes `wait` advance a test clock, exact and instant (default real)
       --script               read a script even when stdin is a terminal
       --json                 script mode: print one JSON object per event
       --help                 show this help
@@ -93,6 +93,7 @@ public struct CalcOptions: Equatable, Sendable {
   /// Reads the arguments (without the program name).
   public static func parse(_ arguments: some Sequence<String>) throws(UsageError) -> CalcOptions {
     var options = CalcOptions()
+    var debounceGiven = false
     var remaining = Array(arguments)[...]
     while let argument = remaining.popFirst() {
       // `--` ends the options (the POSIX convention); calc takes no operands, so only a bare `--` is accepted.
@@ -133,7 +134,9 @@ public struct CalcOptions: Equatable, Sendable {
         }
         options.engine = engine
       case "--delay": options.delay = try duration()
-      case "--debounce": options.debounce = try duration()
+      case "--debounce":
+        options.debounce = try duration()
+        debounceGiven = true
       case "--clock":
         let name = try value()
         guard let clock = ClockKind(rawValue: name) else {
@@ -156,6 +159,20 @@ public struct CalcOptions: Equatable, Sendable {
         throw UsageError(message: "unknown argument \(QuotedText(argument))")
       }
     }
+    if debounceGiven, options.engine != .debounce {
+      throw UsageError(message: "--debounce only applies to --engine debounce")
+    }
     return options
+  }
+
+  /// Checks that every option given applies to the mode `calc` runs in: `--json` and `--clock virtual` are for
+  /// script mode only.
+  public func check(interactive: Bool) throws(UsageError) {
+    guard interactive else { return }
+    let scriptOnly = [json ? "--json" : nil, clock == .virtual ? "--clock virtual" : nil].compactMap { $0 }
+    if let option = scriptOnly.first {
+      throw UsageError(
+        message: "\(option) only applies to script mode; add --script, or pipe a script into calc")
+    }
   }
 }
