@@ -32,6 +32,8 @@ public final class CalculatorModel {
 
   private var ownInput = Input()
   private var ownOutcome: Outcome?
+  /// The input whose calculation the debounce engine started last: until it is the current one, the input settles.
+  private var debouncedInput: Input?
 
   /// Creates a model running `engine`.
   ///
@@ -106,13 +108,16 @@ public final class CalculatorModel {
   /// ```swift
   /// switch model.status {
   /// case .waiting: Text("Enter two numbers")
+  /// case .settling: Text("…")  // the debounce engine waits for the typing to stop
   /// case .computing: ProgressView()
   /// case .result(let sum): Text(sum, format: .number)
   /// case .error(let error): Text(error.description)
   /// }
   /// ```
   public var status: CalculatorStatus {
-    CalculatorStatus.of(input, latest: outcome)
+    let status = CalculatorStatus.of(input, latest: outcome)
+    if status == .computing, case .debounce = engine, debouncedInput != input { return .settling }
+    return status
   }
 
   /// The last sum calculated, kept visible while a newer input is computing; `nil` before the first sum or when
@@ -122,8 +127,8 @@ public final class CalculatorModel {
     return nil
   }
 
-  /// Whether the current input's calculation is in flight (or, for the debounce, waiting to start): the moment to
-  /// show a progress indicator.
+  /// Whether the current input's calculation is in flight: the moment to show a progress indicator. (While the
+  /// debounce engine waits for the input to settle, nothing is calculating: ``status`` is ``CalculatorStatus/settling``.)
   public var isCalculating: Bool { status == .computing }
 
   /// The current input's error, if its calculation failed; `nil` while it computes or when it succeeded.
@@ -134,6 +139,11 @@ public final class CalculatorModel {
 
   /// Called with every outcome the model shows, for tests that check the whole history.
   @ObservationIgnored var onOutcome: (@MainActor (Outcome) -> Void)?
+
+  /// The debounce engine reports that the input settled and its calculation starts.
+  func debounceSettled(_ input: Input) {
+    debouncedInput = input
+  }
 
   /// The engines report each outcome here; outcomes come newest-last, so the latest always wins.
   func record(_ outcome: Outcome) {

@@ -48,6 +48,9 @@ public struct Outcome: Equatable, Sendable {
 public enum CalculatorStatus: Equatable, Sendable, CustomStringConvertible {
   /// A field holds no number.
   case waiting
+  /// The input changed and the debounce waits for it to settle before calculating it (the debounce engine only;
+  /// the last result stays visible meanwhile).
+  case settling
   /// The current input is being calculated (the last result stays visible meanwhile).
   case computing
   /// The current input's sum.
@@ -59,11 +62,15 @@ public enum CalculatorStatus: Equatable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .waiting: "waiting"
+    case .settling: "settling"
     case .computing: "computing"
     case .result(let sum): "result \(sum)"
     case .error(let error): "error \(error)"
     }
   }
+
+  /// Whether the current input's outcome is still to come: it settles or computes.
+  public var isPending: Bool { self == .settling || self == .computing }
 
   /// The status for `input`, given the latest outcome.
   static func of(_ input: Input, latest outcome: Outcome?) -> CalculatorStatus {

@@ -15,7 +15,7 @@ struct CalcScriptEndToEndTests {
     "each engine on the fast-typing timeline, in virtual time",
     arguments: [
       ("pipeline", "0.000 computing\n0.000 result 31\n0.500 computing\n0.500 result 42\n"),
-      ("debounce", "0.000 computing\n1.500 result 42\n"),
+      ("debounce", "0.000 settling\n1.500 result 42\n"),
       ("task", "0.000 computing\n1.500 result 42\n"),
       ("shared", "0.000 computing\n1.500 result 42\n"),
     ])
@@ -29,6 +29,15 @@ struct CalcScriptEndToEndTests {
   func piped() throws {
     let result = try calc("a 1\nb 2\n", "")
     #expect(result.output.hasSuffix(" result 3\n"))
+    #expect(result.status == 0)
+  }
+
+  @Test("the debounce engine settles, then computes, then shows the result, on the real clock")
+  func debounceSettlesOnTheRealClock() throws {
+    let result = try calc("a 1\nb 2\n", "--engine debounce --debounce 100ms --delay 300ms")
+    // Times are measured, so only the events are compared.
+    let events = result.output.split(separator: "\n").map { $0.split(separator: " ", maxSplits: 1)[1] }
+    #expect(events == ["settling", "computing", "result 3"])
     #expect(result.status == 0)
   }
 

@@ -46,6 +46,8 @@ struct FormRendererTests {
       (PanelResult(status: .computing, last: 31), 0, "    ⠋ computing… (last: 31)"),
       (PanelResult(status: .computing, last: 31), 3, "    ⠸ computing… (last: 31)"),
       (PanelResult(status: .computing), 1, "    ⠙ computing…"),
+      (PanelResult(status: .settling, last: 31), 2, "    settling: waits for the typing to stop (last: 31)"),
+      (PanelResult(status: .settling), 0, "    settling: waits for the typing to stop"),
       (PanelResult(status: .waiting, last: 7), 0, "    waiting for both numbers"),
       (PanelResult(status: .error(.overflow), last: 7), 0, "    error: result out of range"),
     ])

@@ -9,7 +9,10 @@ extension CalculatorModel {
         let outcomes =
           inputs
           .debounce(for: interval, clock: clock)
-          .mapLatest { input in await Outcome.calculate(input, with: calculator) }
+          .mapLatest { [weak self] input in
+            self?.debounceSettled(input)  // the transform runs on the main actor, where it was written
+            return await Outcome.calculate(input, with: calculator)
+          }
         for await case let outcome? in outcomes {
           self?.record(outcome)
         }

@@ -87,7 +87,7 @@ public struct CalcOptions: Equatable, Sendable {
 
     durations: 250ms, 1.5s, 2m (or 2min), 1h, 0
     script lines: `a 12`, `b 30`, `a` (clears a), `wait 1.5s`, `# comment`, blank lines
-    script output: `<seconds> <event>`, events waiting, computing, result <n>, error <words>
+    script output: `<seconds> <event>`, events waiting, settling, computing, result <n>, error <words>
     """
 
   /// Reads the arguments (without the program name).

@@ -60,12 +60,16 @@ struct FormRenderer: Sendable {
     return line
   }
 
-  /// `    = 42`, `    ⠋ computing… (last: 31)`, `    waiting for both numbers`, `    error: result out of range`.
+  /// `    = 42`, `    ⠋ computing… (last: 31)`, `    settling: waits for the typing to stop (last: 31)`,
+  /// `    waiting for both numbers`, `    error: result out of range`.
   private func resultLine(_ result: PanelResult, tick: Int) -> StyledLine {
     var line = StyledLine("    ")
     switch result.status {
     case .waiting:
       line.append("waiting for both numbers", style: .hint)
+    case .settling:
+      line.append("settling: waits for the typing to stop", style: .hint)
+      if let last = result.last { line.append(" (last: \(last))", style: .hint) }
     case .computing:
       line.append("\(Spinner.frame(tick)) computing…", style: .computing)
       if let last = result.last { line.append(" (last: \(last))", style: .hint) }

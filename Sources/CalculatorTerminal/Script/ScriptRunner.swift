@@ -66,7 +66,7 @@ struct ScriptRunner {
     // The end of input: show the outcome of the calculation in flight, if any.
     for await status in Observed({ model.status }) {
       printer.show(status, at: start.duration(to: clock.now))
-      if status != .computing { break }
+      if !status.isPending { break }
     }
     withExtendedLifetime(models) {}
     return status
@@ -122,6 +122,7 @@ final class EventPrinter {
     let fields: String =
       switch status {
       case .waiting: #""event":"waiting""#
+      case .settling: #""event":"settling""#
       case .computing: #""event":"computing""#
       case .result(let sum): #""event":"result","value":\#(sum)"#
       case .error(let error): #""event":"error","message":\#(quoted("\(error)"))"#

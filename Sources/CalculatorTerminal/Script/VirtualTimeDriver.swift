@@ -202,6 +202,7 @@ final class VirtualTimeDriver {
     // This calculation's own sleep: an earlier one, cancelled by it, may sleep until the same instant.
     let sleepsBefore = await starts.wait(for: input, from: mark.calculations)
     await clock.waitForSleeper(until: deadline, startedAfter: sleepsBefore)
+    onChange?()  // computing, for a debounce that settled just now
   }
 
   /// Suspends until the model shows an outcome for `input`.
