@@ -48,6 +48,17 @@ struct FormStateTests {
     #expect(form.focus == .init(panel: 1, field: .b))
   }
 
+  @Test("a field reached by moving the focus takes typing at its end, wherever its cursor was before")
+  func focusPutsTheCursorAtTheEnd() {
+    var form = FormState(panelCount: 1)
+    for key in [Key.character("1"), .character("2"), .home, .tab, .character("3"), .backTab, .character("4")] {
+      form.apply(FormAction(key))
+    }
+    #expect(String(form.panels[0].a.text) == "124")
+    #expect(String(form.panels[0].b.text) == "3")
+    #expect(FormAction(.unknown([0x1b, UInt8(ascii: "q")])) == .ignore)  // an Alt chord does nothing
+  }
+
   @Test("edits report their panel; the panel's input follows its fields")
   func edits() {
     var form = FormState(panelCount: 2)

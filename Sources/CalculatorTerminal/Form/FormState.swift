@@ -108,5 +108,7 @@ struct FormState: Hashable, Sendable {
     let order = panels.indices.flatMap { panel in FieldName.allCases.map { Focus(panel: panel, field: $0) } }
     let current = order.firstIndex(of: focus) ?? 0
     focus = order[(current + step + order.count) % order.count]
+    // Typing into a field just reached appends, as in any form: the cursor goes to the end of its text.
+    panels[focus.panel][focus.field].move(.moveToEnd)
   }
 }

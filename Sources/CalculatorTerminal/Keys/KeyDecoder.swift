@@ -78,7 +78,8 @@ struct KeyDecoder: Sendable {
     }
   }
 
-  /// `ESC` alone, `ESC [ …` (CSI), `ESC O x` (SS3), or `ESC` then something else (Escape, then that).
+  /// `ESC` alone, `ESC [ …` (CSI), `ESC O x` (SS3), `ESC` and a key (an Alt chord, unknown), or `ESC` then a
+  /// control key (Escape, then that).
   private static func matchEscape(_ bytes: ArraySlice<UInt8>) -> Match {
     let start = bytes.startIndex
     guard bytes.count > 1 else { return .key(.escape, length: 1) }
@@ -98,8 +99,18 @@ struct KeyDecoder: Sendable {
         default: .unknown(Array(bytes.prefix(3)))
         }
       return .key(key, length: 3)
+    case 0x20...0x7f:
+      // Alt with a key (terminals send Alt-x as Escape and x in one write): a chord the form has no use for. It
+      // must not read as Escape, which quits.
+      return .key(.unknown(Array(bytes.prefix(2))), length: 2)
+    case 0x80...:
+      // Alt with a non-ASCII character.
+      switch matchUTF8(bytes.dropFirst()) {
+      case .key(_, let length): return .key(.unknown(Array(bytes.prefix(1 + length))), length: 1 + length)
+      case .incomplete: return .incomplete
+      }
     default:
-      // Escape followed by an ordinary key in the same read (or Alt-key): Escape, then decode the rest.
+      // Escape followed by another control key in the same read: Escape, then decode the rest.
       return .key(.escape, length: 1)
     }
   }
