@@ -56,15 +56,11 @@ struct StandardStream: Sendable {
   static func inputLines() -> AsyncStream<String> {
     let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
     let readAll: @Sendable () -> Void = {
-      while true {
-        // `readLine` answers `nil` both at the end and on an error (standard input is a directory, say); only
-        // an error sets `errno`.
-        Platform.errorNumber = 0
-        guard let line = readLine(strippingNewline: true) else { break }
-        continuation.yield(line)
+      // `read(2)` itself, not `readLine`, which answers `nil` both at the end and on an error (standard input
+      // is a directory, say).
+      if let code = readLines(from: Platform.standardInput, into: { continuation.yield($0) }) {
+        inputFailure.store(code, ordering: .releasing)
       }
-      let code = Platform.errorNumber
-      if code != 0 { inputFailure.store(code, ordering: .releasing) }
       continuation.finish()
     }
     switch Platform.startThread(readAll) {
@@ -73,5 +69,39 @@ struct StandardStream: Sendable {
     case .failure: readAll()
     }
     return lines
+  }
+
+  /// Reads `descriptor` to its end and hands over each line without its `\n` (or `\r\n`), invalid UTF-8
+  /// repaired, as `readLine` does; a last line without a newline counts too. Returns the `errno` of a failed
+  /// read, `nil` at the end.
+  static func readLines(from descriptor: Int32, into yield: (String) -> Void) -> Int32? {
+    var pending: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    func emit(_ line: ArraySlice<UInt8>) {
+      yield(String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self))
+    }
+    while true {
+      let count = buffer.withUnsafeMutableBytes { Platform.read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        let code = Platform.errorNumber
+        if Platform.isInterruption(code) { continue }
+        return code
+      }
+      if count == 0 { break }
+      var start = 0
+      for index in 0..<count where buffer[index] == UInt8(ascii: "\n") {
+        if pending.isEmpty {
+          emit(buffer[start..<index])
+        } else {
+          pending += buffer[start..<index]
+          emit(pending[...])
+          pending.removeAll(keepingCapacity: true)
+        }
+        start = index + 1
+      }
+      pending += buffer[start..<count]
+    }
+    if !pending.isEmpty { emit(pending[...]) }
+    return nil
   }
 }

@@ -91,6 +91,27 @@ struct TaskSlotTests {
     #expect(await started.values(count: 1) == [2])
   }
 
+  @Test("a cancellation handler may call run on the same slot: its request starts after the current one")
+  func runFromCancellationHandler() async {
+    let slot = TaskSlot()
+    let started = Recorder<String>()
+    slot.run(id: 1) {
+      await withTaskCancellationHandler {
+        started.record("1")
+        await waitForCancellation()
+      } onCancel: {
+        slot.run(id: 3) { started.record("3") }
+      }
+    }
+    #expect(await started.values(count: 1) == ["1"])
+    // 2 cancels 1, whose handler asks for 3; 3 then starts, cancelling 2.
+    slot.run(id: 2) {
+      started.record("2")
+      await waitForCancellation()
+    }
+    #expect(Set(await started.values(count: 2)) == ["2", "3"])
+  }
+
   @Test("releasing the slot cancels its task, which does not keep the slot alive")
   func deinitCancels() async {
     let cancelled = Recorder<Bool>()

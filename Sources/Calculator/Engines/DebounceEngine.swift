@@ -10,7 +10,8 @@ extension CalculatorModel {
           inputs
           .debounce(for: interval, clock: clock)
           .mapLatest { [weak self] input in
-            self?.debounceSettled(input)  // the transform runs on the main actor, where it was written
+            // The transform runs on the main actor, where it was written; a superseded one reports nothing.
+            if !Task.isCancelled { self?.debounceSettled(input) }
             return await Outcome.calculate(input, with: calculator)
           }
         for await case let outcome? in outcomes {

@@ -241,11 +241,17 @@ enum Platform {
   /// A signal handler installed with `SA_SIGINFO`.
   typealias SignalHandler = @convention(c) (Int32, UnsafeMutablePointer<SignalInfo>?, UnsafeMutableRawPointer?) -> Void
 
-  /// Whether the signal `info` describes was sent by a process (`kill`, `raise`: `si_code <= 0`) rather than
-  /// raised by a fault, which recurs by itself when the faulting instruction runs again.
+  /// Whether the signal `info` describes was sent by a process (`kill`, `raise`, `sigqueue`) rather than raised
+  /// by a fault, which recurs by itself when the faulting instruction runs again.
   static func wasSent(_ info: UnsafeMutablePointer<SignalInfo>?) -> Bool {
     guard let info else { return false }
+    #if canImport(Darwin)
+    // Darwin's codes for a sent signal are positive (`SI_USER` is 0x10001, `SI_QUEUE` 0x10002).
+    return info.pointee.si_code == SI_USER || info.pointee.si_code == SI_QUEUE
+    #else
+    // Glibc and Musl: `SI_USER` is 0 and every other code of a sent signal is negative; faults are positive.
     return info.pointee.si_code <= 0
+    #endif
   }
 
   /// Ends the process at once with `status`, running nothing (`_exit(2)`).

@@ -31,8 +31,6 @@
 /// when calls race, the one that takes the slot last wins and its task is the one left running.
 public final class TaskSlot: Sendable {
   private let state = _Mutex(_TaskSlotStateMachine())
-  /// Held for the whole of a `run`: racing calls take turns.
-  private let starting = _Mutex(())
 
   /// Creates an empty slot: nothing runs until the first ``run(id:priority:operation:)``.
   ///
@@ -62,11 +60,11 @@ public final class TaskSlot: Sendable {
   /// ```
   ///
   /// The previous task is cancelled — its cancellation handlers have run — before the new task is created, and
-  /// the new task does not wait for it to end. Racing calls take turns, so "the previous task" is always the
-  /// one the last completed call started. An operation isolated to an actor is enqueued on that actor directly,
-  /// so operations start in call order, as `Task { }` bodies do. A cancellation handler of the operation may read
-  /// ``isRunning`` or call ``cancel()``, but must not call `run` on the same slot: that call would wait for the
-  /// one cancelling it.
+  /// the new task does not wait for it to end. Racing calls are queued in the order they reach the slot and
+  /// started one after another, each cancelling the one before; a call that finds another one starting returns
+  /// at once and leaves its request to it. An operation isolated to an actor is enqueued on that actor directly,
+  /// so operations start in call order, as `Task { }` bodies do. Cancellation handlers run with no lock held, so
+  /// they may call any method of the slot.
   ///
   /// - Parameters:
   ///   - id: What the task depends on: the input it computes from. Equal ids keep the running task.
@@ -78,18 +76,17 @@ public final class TaskSlot: Sendable {
     priority: TaskPriority? = nil,
     @_inheritActorContext operation: @escaping @isolated(any) @Sendable () async -> Void
   ) {
-    // One `run` at a time, so that "the previous task" is well defined among racing calls and is cancelled —
-    // its cancellation handlers run — before the next task exists. The state has a lock of its own, not held
-    // while those handlers run, so they may read `isRunning` or call `cancel()`.
-    starting.withLock { _ in
-      guard let (generation, previous) = state.withLock({ $0.runRequested(id: AnyHashable(id)) }) else { return }
+    let request = _TaskSlotStateMachine.Request(id: id, priority: priority, operation: operation)
+    guard state.withLock({ $0.runRequested(request) }) else { return }
+    // This call is the starter: it starts every request queued until the queue is empty, one at a time, so that
+    // among racing calls "the previous task" is well defined and is cancelled — its cancellation handlers run —
+    // before the next task exists. No lock is held while they run: they may call any method of the slot (a `run`
+    // from one is queued and started by this loop) and take locks of their own.
+    while let (request, generation, previous) = state.withLock({ $0.nextStart() }) {
       previous?.cancel()
-      state.withLock { machine in
-        // `cancel()` may have come in while the previous task was being cancelled: then start nothing.
-        guard machine.isCurrent(generation) else { return }
-        let task = start(operation, priority: priority, generation: generation)
-        machine.started(task, id: AnyHashable(id), generation: generation)
-      }
+      let task = start(request.operation, priority: request.priority, generation: generation)
+      // `cancel()` may have come in while the previous task was being cancelled or this one created.
+      state.withLock { $0.started(task, generation: generation) }?.cancel()
     }
   }
 
@@ -142,7 +139,9 @@ public final class TaskSlot: Sendable {
   /// Whether a task started by this slot is still running (it has not returned and was not cancelled).
   ///
   /// It turns `false` when the operation returns, and at once on ``cancel()``, even while the cancelled operation
-  /// is still winding down. It is not observable: read it when something else tells you to.
+  /// is still winding down. (For an operation isolated to an actor other than the main actor, a small second task
+  /// reports the return, so it turns `false` just after.) It is not observable: read it when something else tells
+  /// you to.
   ///
   /// ```swift
   /// slot.run(id: 1) { try? await Task.sleep(for: .seconds(1)) }
