@@ -35,9 +35,10 @@ struct CalcScriptEndToEndTests {
   @Test("the debounce engine settles, then computes, then shows the result, on the real clock")
   func debounceSettlesOnTheRealClock() throws {
     let result = try calc("a 1\nb 2\n", "--engine debounce --debounce 100ms --delay 300ms")
-    // Times are measured, so only the events are compared.
+    // Times are measured, so only the events are compared; the exact timeline is the virtual-clock tests' job.
+    // `computing` lasts 300 ms here, but a starved main actor may not see it, so it is allowed to be missing.
     let events = result.output.split(separator: "\n").map { $0.split(separator: " ", maxSplits: 1)[1] }
-    #expect(events == ["settling", "computing", "result 3"])
+    #expect(events == ["settling", "computing", "result 3"] || events == ["settling", "result 3"], "\(events)")
     #expect(result.status == 0)
   }
 

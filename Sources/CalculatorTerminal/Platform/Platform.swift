@@ -162,37 +162,19 @@ enum Platform {
   static func startThread(_ body: @escaping @Sendable () -> Void) -> Result<Thread, ThreadError> {
     let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
     #if canImport(Glibc)
-    // `pthread_t` is an integer, and the start routine's argument is optional.
-    var handle: pthread_t = 0
-    let result = pthread_create(
-      &handle, nil,
-      { argument in
-        guard let argument else { return nil }
-        Unmanaged<ThreadBody>.fromOpaque(argument).takeRetainedValue().body()
-        return nil
-      }, box)
+    var handle: pthread_t = 0  // an integer
+    #else
+    var handle: pthread_t?  // an opaque pointer that `pthread_create` fills in (on Darwin it has no zero value)
+    #endif
+    #if canImport(Darwin)
+    // The start routine's argument is non-null on Darwin, optional on Glibc and Musl.
+    let result = pthread_create(&handle, nil, { ThreadBody.run($0) }, box)
+    #else
+    let result = pthread_create(&handle, nil, { $0.flatMap(ThreadBody.run) }, box)
+    #endif
+    #if canImport(Glibc)
     let thread = result == 0 ? Thread(handle: handle) : nil
-    #elseif canImport(Musl)
-    // `pthread_t` is an opaque pointer that `pthread_create` fills in; the argument is optional.
-    var handle: pthread_t?
-    let result = pthread_create(
-      &handle, nil,
-      { argument in
-        guard let argument else { return nil }
-        Unmanaged<ThreadBody>.fromOpaque(argument).takeRetainedValue().body()
-        return nil
-      }, box)
-    let thread = handle.map(Thread.init(handle:))
-    #elseif canImport(Darwin)
-    // `pthread_t` is a non-optional pointer that `pthread_create` fills in (it has no zero value), and
-    // the start routine's argument is non-null.
-    var handle: pthread_t?
-    let result = pthread_create(
-      &handle, nil,
-      { argument in
-        Unmanaged<ThreadBody>.fromOpaque(argument).takeRetainedValue().body()
-        return nil
-      }, box)
+    #else
     let thread = handle.map(Thread.init(handle:))
     #endif
     guard result == 0, let thread else {
@@ -299,6 +281,12 @@ enum Platform {
 private final class ThreadBody: Sendable {
   let body: @Sendable () -> Void
   init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+
+  /// A new thread's start routine: runs the body `argument` holds (retained for it) and releases it.
+  static func run(_ argument: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+    Unmanaged<ThreadBody>.fromOpaque(argument).takeRetainedValue().body()
+    return nil
+  }
 }
 
 // The C functions under names of their own, so the wrappers above, named like them, call the C library.

@@ -31,35 +31,15 @@ enum _Platform {
     pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
     pthread_attr_setstacksize(&attributes, stackSize)
     #if canImport(Glibc)
-    // `pthread_t` is an integer, and the start routine's argument is optional.
-    var handle: pthread_t = 0
-    let result = pthread_create(
-      &handle, &attributes,
-      { argument in
-        guard let argument else { return nil }
-        Unmanaged<_ThreadBody>.fromOpaque(argument).takeRetainedValue().body()
-        return nil
-      }, box)
-    #elseif canImport(Musl)
-    // `pthread_t` is an opaque pointer that `pthread_create` fills in; the argument is optional.
-    var handle: pthread_t?
-    let result = pthread_create(
-      &handle, &attributes,
-      { argument in
-        guard let argument else { return nil }
-        Unmanaged<_ThreadBody>.fromOpaque(argument).takeRetainedValue().body()
-        return nil
-      }, box)
-    #elseif canImport(Darwin)
-    // `pthread_t` is a non-optional pointer that `pthread_create` fills in (it has no zero value), and
-    // the start routine's argument is non-null.
-    var handle: pthread_t?
-    let result = pthread_create(
-      &handle, &attributes,
-      { argument in
-        Unmanaged<_ThreadBody>.fromOpaque(argument).takeRetainedValue().body()
-        return nil
-      }, box)
+    var handle: pthread_t = 0  // an integer
+    #else
+    var handle: pthread_t?  // an opaque pointer that `pthread_create` fills in (on Darwin it has no zero value)
+    #endif
+    #if canImport(Darwin)
+    // The start routine's argument is non-null on Darwin, optional on Glibc and Musl.
+    let result = pthread_create(&handle, &attributes, { _ThreadBody.run($0) }, box)
+    #else
+    let result = pthread_create(&handle, &attributes, { $0.flatMap(_ThreadBody.run) }, box)
     #endif
     if result != 0 { Unmanaged<_ThreadBody>.fromOpaque(box).release() }
     return result
@@ -99,4 +79,10 @@ final class _ConditionLock: @unchecked Sendable {  // the pthread objects synchr
 private final class _ThreadBody: Sendable {
   let body: @Sendable () -> Void
   init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+
+  /// A new thread's start routine: runs the body `argument` holds (retained for it) and releases it.
+  static func run(_ argument: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+    Unmanaged<_ThreadBody>.fromOpaque(argument).takeRetainedValue().body()
+    return nil
+  }
 }
