@@ -28,7 +28,6 @@ public final class CalculatorModel {
   /// The model's own tasks; releasing the model releases the slots, which cancels them.
   @ObservationIgnored let engineTask = TaskSlot()
   @ObservationIgnored let calculation = TaskSlot()
-  @ObservationIgnored let activity = ActivityCounter()
 
   private var ownInput = Input()
   private var ownOutcome: Outcome?
@@ -137,9 +136,6 @@ public final class CalculatorModel {
     return nil
   }
 
-  /// Called with every outcome the model shows, for tests that check the whole history.
-  @ObservationIgnored var onOutcome: (@MainActor (Outcome) -> Void)?
-
   /// The debounce engine reports that the input settled and its calculation starts.
   func debounceSettled(_ input: Input) {
     debouncedInput = input
@@ -148,6 +144,5 @@ public final class CalculatorModel {
   /// The engines report each outcome here; outcomes come newest-last, so the latest always wins.
   func record(_ outcome: Outcome) {
     ownOutcome = outcome
-    onOutcome?(outcome)
   }
 }

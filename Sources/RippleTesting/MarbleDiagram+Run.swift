@@ -87,16 +87,16 @@ func _runMarbles<Output: AsyncSequence>(
   let longest = diagrams.map(\.ticks.count).max() ?? 0
   let clock = TestClock()
   let recorder = _MarbleRecorder(clock: clock, tick: tick)
-  await clock._lockstep { executor in
+  await clock.lockstep {
     let inputs = diagrams.map { MarbleInput($0, clock: clock, tick: tick) }
     let output = pipeline(inputs, clock)
     let consumption = _Handoff { await recorder.consume(output) }
-    let consumer = Task(executorPreference: executor) {
+    let consumer = Task {
       await consumption.take()()
     }
     var elapsed = 0
     while true {
-      await executor.quiescent()
+      await clock.advance(by: .zero)  // until nothing is left to run
       if recorder.isTerminated { break }
       let hasWork = clock.hasScheduledSleepers || elapsed < longest - 1
       guard hasWork, elapsed < max(longest - 1, 0) + _marbleTickLimit else { break }

@@ -1,68 +1,104 @@
-@_spi(Testing) import Ripple
-
 extension TestClock {
   /// Runs `body` with every job of the test on one serial executor that this clock drives in lockstep.
   ///
-  /// Use it for tests that start tasks and move time by hand. Inside the scope, `body`, its child tasks
-  /// (`async let`, task groups) and the tasks Ripple's operators start for themselves all run on one thread,
-  /// one job at a time, in FIFO order; ``advance(to:)`` waits, before each step, until there is nothing left
-  /// to run. So after `await clock.advance(by: .seconds(1))`, every task has done all it can at the new
-  /// instant — no yielding, no counting.
+  /// Use it for any test that starts tasks and moves time by hand — a `@MainActor` view model's included.
+  /// `body` runs with the caller's isolation: called from a `@MainActor` test, it runs on the main actor and
+  /// uses main-actor state directly. Inside the scope, every job of the test — main-actor jobs, plain
+  /// `Task { }` and `Task.detached`, task groups and `async let`, default actors, the tasks Ripple's operators
+  /// start — runs on one serial executor on the main thread, one job at a time, in the order it was
+  /// enqueued; ``advance(to:)`` waits, before each step and at the end, until there is nothing left to run.
+  /// So after `await clock.advance(by: .milliseconds(300))`, every task has done all it can at the new instant —
+  /// no yielding, no counting, no hook in the code under test:
   ///
   /// ```swift
-  /// let clock = TestClock()
-  /// let order = await clock.lockstep {
-  ///   await withTaskGroup(of: Int.self) { group in
-  ///     for seconds in [3, 1, 2] {
-  ///       group.addTask {
-  ///         try? await clock.sleep(for: .seconds(seconds))
-  ///         return seconds
-  ///       }
+  /// @MainActor @Observable final class SearchModel {
+  ///   var query = ""
+  ///   private(set) var results: [String] = []
+  ///   init(clock: some Clock<Duration>) {
+  ///     Task { [weak self] in
+  ///       let queries = Observed.untilFinished { [weak self] in self.map { .next($0.query) } ?? .finish }
+  ///       for await q in queries.debounce(for: .milliseconds(300), clock: clock) { self?.results = [q] }
   ///     }
-  ///     await clock.run()
-  ///     var order: [Int] = []
-  ///     for await seconds in group { order.append(seconds) }
-  ///     return order
   ///   }
   /// }
-  /// print(order)  // [1, 2, 3]
+  ///
+  /// @MainActor @Test func debouncesTyping() async {
+  ///   let clock = TestClock()
+  ///   await clock.lockstep {
+  ///     let model = SearchModel(clock: clock)
+  ///     model.query = "a"
+  ///     await clock.advance(by: .milliseconds(100))
+  ///     model.query = "ab"
+  ///     await clock.advance(by: .milliseconds(299))
+  ///     #expect(model.results == [])
+  ///     await clock.advance(by: .milliseconds(1))
+  ///     #expect(model.results == ["ab"])
+  ///   }
+  /// }
   /// ```
   ///
-  /// Only nonisolated code follows the scope: work on an actor with an executor of its own (the main actor)
-  /// and unstructured tasks started with a plain `Task { }` run elsewhere, and the clock cannot wait for
-  /// them. It may be called from any isolation: `body` is sent to the scope's executor, so it cannot use
-  /// actor-isolated state. It returns what `body` returns, after waiting once more for quiescence, and
-  /// rethrows what `body` throws. A clock can be in one lockstep scope at a time.
+  /// **What it cannot wait for.** Work outside the concurrency runtime's global and main executors is not in
+  /// the scope, so `advance` may return before it is done: `Task.sleep` on a real clock, a task with a task
+  /// executor preference, an actor with an executor of its own, Dispatch queues and I/O threads (a task
+  /// resumed from one runs outside the scope from then on). Inject the clock, and do not block the main
+  /// thread in the scope: its jobs run there. A body isolated to an actor with a custom executor runs on that
+  /// executor, outside the scope.
+  ///
+  /// **How.** The scope puts its jobs on its executor through two hooks of the Swift runtime, which it
+  /// installs at the first use (Docs/Decisions/LockstepRuntimeHooks.md); if the runtime lacks them, it stops
+  /// the process with a message saying which is missing rather than run a test without lockstep. Other tests
+  /// running at the same time are not captured: a job belongs to a scope only when one of the scope's own jobs
+  /// enqueues it. Scopes of different clocks may run at the same time; a clock can be in one scope at a time.
+  ///
+  /// It returns what `body` returns, after waiting once more for quiescence, and rethrows what `body`
+  /// throws. Cancelling the calling task is seen by `body` as usual; the scope adds nothing to it.
   public func lockstep<Value, Failure: Error>(
-    _ body: sending () async throws(Failure) -> Value
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws(Failure) -> Value
   ) async throws(Failure) -> Value {
-    try await _lockstep { (_: _LockstepExecutor) async throws(Failure) -> Value in try await body() }
+    if let reason = _RuntimeHooks.unavailableReason {
+      fatalError("TestClock.lockstep cannot run: \(reason)")
+    }
+    let executor = _LockstepExecutor.make()
+    lockstepStarted(executor)
+    defer { lockstepEnded() }
+    // Into the scope: from the pump, this task comes back to `isolation` inside it — on the scope's executor
+    // as the main actor's for main-actor code, through the global hook for nonisolated code.
+    await _LockstepEntry(executor).enter()
+    let outcome: Result<Value, Failure>
+    do throws(Failure) {
+      outcome = .success(try await body())
+    } catch {
+      outcome = .failure(error)
+    }
+    await executor.quiescent()
+    executor.close()
+    // Once more, now that the scope captures nothing: resumed from the pump, this task goes back to the
+    // executor it would have without the scope, and from there to `isolation`'s own.
+    await executor.quiescent()
+    return try outcome.get()
+  }
+}
+
+/// The door into a lockstep scope: an actor on the scope's executor.
+///
+/// Calling ``enter()`` enqueues the caller's task on the executor before it suspends. (Waiting for quiescence
+/// instead would race: the pump could resume the continuation before the task had suspended, and the task
+/// would then go on on its own thread, outside the scope.)
+private actor _LockstepEntry {
+  private let executor: _LockstepExecutor
+  /// Written in ``enter()``, so that the hop onto the actor cannot be optimised away.
+  private var entered = false
+
+  init(_ executor: _LockstepExecutor) {
+    self.executor = executor
   }
 
-  /// ``lockstep(_:)``, handing the scope's executor to `body` for tasks of its own.
-  func _lockstep<Value, Failure: Error>(
-    _ body: (_LockstepExecutor) async throws(Failure) -> Value
-  ) async throws(Failure) -> Value {
-    let executor = _LockstepExecutor()
-    lockstepStarted(executor)
-    defer {
-      lockstepEnded()
-      executor.shutDown()
-    }
-    let outcome: Result<Value, Failure> = await _OperatorTasks.$executor.withValue(executor) {
-      await withTaskExecutorPreference(executor) {
-        // Waiting for quiescence resumes this task through the executor: from here on it runs there.
-        await executor.quiescent()
-        let outcome: Result<Value, Failure>
-        do throws(Failure) {
-          outcome = .success(try await body(executor))
-        } catch {
-          outcome = .failure(error)
-        }
-        await executor.quiescent()
-        return outcome
-      }
-    }
-    return try outcome.get()
+  nonisolated var unownedExecutor: UnownedSerialExecutor {
+    executor.asUnownedSerialExecutor()
+  }
+
+  func enter() {
+    entered = true
   }
 }

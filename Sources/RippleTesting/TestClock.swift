@@ -174,59 +174,6 @@ public final class TestClock: Clock, Sendable {
     }
   }
 
-  /// Suspends until some task is sleeping until `deadline`; returns at once when one already is.
-  ///
-  /// Use it when the code under test schedules its sleep from a task the clock does not drive — a
-  /// `@MainActor` model's, for example — so that advancing past `deadline` cannot overtake the sleep:
-  ///
-  /// ```swift
-  /// model.a = 12                        // the model starts a one-second calculation
-  /// await clock.waitForSleeper(until: clock.now.advanced(by: .seconds(1)))
-  /// await clock.advance(by: .seconds(1))
-  /// ```
-  ///
-  /// It waits for the sleep, not for its deadline: it never moves time. It does not react to cancellation, so
-  /// give the test a time limit.
-  public func waitForSleeper(until deadline: Instant) async {
-    await waitForSleeper(until: deadline, startedAfter: 0)
-  }
-
-  /// Suspends until a sleep that started after the first `count` sleeps of this clock waits for `deadline`.
-  ///
-  /// Use it with ``sleepsStarted`` when an older sleep may still wait for the same deadline — one that the code
-  /// under test is about to cancel and replace:
-  ///
-  /// ```swift
-  /// let mark = clock.sleepsStarted
-  /// model.a = 13                        // replaces a calculation that sleeps until the same instant
-  /// await clock.waitForSleeper(until: clock.now.advanced(by: .seconds(1)), startedAfter: mark)
-  /// ```
-  ///
-  /// It never moves time and does not react to cancellation.
-  public func waitForSleeper(until deadline: Instant, startedAfter count: Int) async {
-    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-      let sleeping = machine.withLock {
-        $0.watchRequested(until: deadline, after: UInt64(max(count, 0)), continuation: continuation)
-      }
-      if sleeping { continuation.resume() }
-    }
-  }
-
-  /// How many sleeps have started on this clock so far: a mark for ``waitForSleeper(until:startedAfter:)``.
-  public var sleepsStarted: Int { machine.withLock { Int($0.sleepsRequested) } }
-
-  /// The earliest deadline a task sleeps until, if any task sleeps: where ``advance(to:)`` stops next.
-  ///
-  /// A driver that moves time in steps, reacting to each wake-up, uses it to find the next step:
-  ///
-  /// ```swift
-  /// while let next = clock.nextDeadline, next <= end {
-  ///   await clock.advance(to: next)
-  ///   // wait for what the wake-up causes
-  /// }
-  /// ```
-  public var nextDeadline: Instant? { machine.withLock { $0.nextDeadline } }
-
   // MARK: Internals
 
   /// Whether a sleeper waits for a deadline (a task waiting only for its cancellation does not count).
@@ -253,8 +200,7 @@ public final class TestClock: Clock, Sendable {
     let id = machine.withLock { $0.sleepRequested() }
     try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
-        let (sleeps, watchers) = machine.withLock { $0.sleepStarted(id, until: deadline, continuation: continuation) }
-        for watcher in watchers { watcher.resume() }
+        let sleeps = machine.withLock { $0.sleepStarted(id, until: deadline, continuation: continuation) }
         guard sleeps else {
           continuation.resume()
           return

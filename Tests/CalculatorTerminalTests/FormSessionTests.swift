@@ -51,61 +51,58 @@ struct FormSessionTests {
 
   @Test("while computing, a spinner turns next to the last result; it stops, and its timer with it, when done")
   func spinner() async {
-    let calculatorClock = TestClock()
-    let tickClock = TestClock()
-    let model = CalculatorModel(
-      engine: .task, calculator: .live(delay: .seconds(1), clock: calculatorClock), clock: calculatorClock)
-    let harness = SessionHarness(models: [model], clock: tickClock)
-    #expect(!harness.session.isTicking)
-    harness.type("1")
-    harness.type([.tab, .character("2")])
-    await calculatorClock.waitForSleeper(until: .init(offset: .seconds(1)))
-    await calculatorClock.advance(by: .seconds(1))
-    await harness.waitForScreen { $0[4] == "    = 3" }
-    #expect(!harness.session.isTicking)
+    let clock = TestClock()
+    await clock.lockstep {
+      let model = CalculatorModel(engine: .task, calculator: .live(delay: .seconds(1), clock: clock), clock: clock)
+      let harness = SessionHarness(models: [model], clock: clock)
+      #expect(!harness.session.isTicking)
+      harness.type("1")
+      harness.type([.tab, .character("2")])
+      await clock.advance(by: .seconds(1))
+      await harness.waitForScreen { $0[4] == "    = 3" }
+      #expect(!harness.session.isTicking)
 
-    harness.type("0")
-    #expect(harness.session.isTicking)
-    #expect(harness.screen[4] == "    ⠋ computing… (last: 3)")
-    for (step, frame) in ["⠙", "⠹"].enumerated() {
-      await tickClock.waitForSleeper(until: .init(offset: Spinner.interval * (step + 1)))
-      await tickClock.advance(by: Spinner.interval)
-      await harness.waitForTick()
-      #expect(harness.screen[4] == "    \(frame) computing… (last: 3)")
+      harness.type("0")
+      #expect(harness.session.isTicking)
+      #expect(harness.screen[4] == "    ⠋ computing… (last: 3)")
+      for frame in ["⠙", "⠹"] {
+        await clock.advance(by: Spinner.interval)
+        await harness.waitForTick()
+        #expect(harness.screen[4] == "    \(frame) computing… (last: 3)")
+      }
+      await clock.advance(by: .seconds(1) - Spinner.interval * 2)
+      await harness.waitForScreen { $0[4] == "    = 21" }
+      #expect(!harness.session.isTicking)
     }
-    await calculatorClock.waitForSleeper(until: .init(offset: .seconds(2)))
-    await calculatorClock.advance(by: .seconds(1))
-    await harness.waitForScreen { $0[4] == "    = 21" }
-    #expect(!harness.session.isTicking)
   }
 
   @Test("two panels on one shared calculation: typing in either shows in both")
   func sharedPanels() async {
     let clock = TestClock()
-    let calculation = SharedCalculation(calculator: .live(delay: .seconds(1), clock: clock))
-    let models = (0..<2).map { _ in
-      CalculatorModel(engine: .shared(calculation), calculator: .failing(), clock: clock)
-    }
-    let harness = SessionHarness(models: models)
-    harness.type("12")
-    harness.type([.tab])
-    harness.type("30")
-    #expect(harness.screen[8] == "    a [12                      ]")
-    #expect(harness.screen[9] == "    b [30                      ]")
-    await clock.waitForSleeper(until: .init(offset: .seconds(1)))
-    await clock.advance(by: .seconds(1))
-    await harness.waitForScreen { $0[5] == "    = 42" && $0[10] == "    = 42" }
+    await clock.lockstep {
+      let calculation = SharedCalculation(calculator: .live(delay: .seconds(1), clock: clock))
+      let models = (0..<2).map { _ in
+        CalculatorModel(engine: .shared(calculation), calculator: .failing(), clock: clock)
+      }
+      let harness = SessionHarness(models: models)
+      harness.type("12")
+      harness.type([.tab])
+      harness.type("30")
+      #expect(harness.screen[8] == "    a [12                      ]")
+      #expect(harness.screen[9] == "    b [30                      ]")
+      await clock.advance(by: .seconds(1))
+      await harness.waitForScreen { $0[5] == "    = 42" && $0[10] == "    = 42" }
 
-    // Panel 2's a: replace 12 with 5.
-    harness.type([.tab, .backspace, .backspace])
-    harness.type("5")
-    #expect(models[0].input == Input(a: 5, b: 30))
-    #expect(harness.screen[3] == "    a [5                       ]")
-    #expect(harness.screen[8] == "  › a [5                       ]")
-    #expect(harness.screen[5] == "    ⠋ computing… (last: 42)")
-    await clock.waitForSleeper(until: .init(offset: .seconds(2)))
-    await clock.advance(by: .seconds(1))
-    await harness.waitForScreen { $0[5] == "    = 35" && $0[10] == "    = 35" }
+      // Panel 2's a: replace 12 with 5.
+      harness.type([.tab, .backspace, .backspace])
+      harness.type("5")
+      #expect(models[0].input == Input(a: 5, b: 30))
+      #expect(harness.screen[3] == "    a [5                       ]")
+      #expect(harness.screen[8] == "  › a [5                       ]")
+      #expect(harness.screen[5] == "    ⠋ computing… (last: 42)")
+      await clock.advance(by: .seconds(1))
+      await harness.waitForScreen { $0[5] == "    = 35" && $0[10] == "    = 35" }
+    }
   }
 
   @Test(

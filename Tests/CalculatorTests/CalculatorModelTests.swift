@@ -52,90 +52,89 @@ struct CalculatorModelTests {
   @Test("while calculating, the last result stays visible and the status says computing")
   func computingKeepsLastResult() async {
     let clock = TestClock()
-    let model = CalculatorModel(engine: .task, calculator: .live(delay: .seconds(1), clock: clock), clock: clock)
-    model.a = 1
-    model.b = 2
-    await clock.waitForSleeper(until: .init(offset: .seconds(1)))
-    await clock.advance(by: .seconds(1))
-    await waitUntil(model) { $0.status == .result(3) }
-    model.b = 3
-    #expect(model.status == .computing)
-    #expect(model.isCalculating)
-    #expect(model.result == 3)
-    await clock.waitForSleeper(until: .init(offset: .seconds(2)))
-    await clock.advance(by: .seconds(1))
-    await waitUntil(model) { $0.status != .computing }
-    #expect(model.status == .result(4))
-    #expect(model.error == nil)
+    await clock.lockstep {
+      let model = CalculatorModel(engine: .task, calculator: .live(delay: .seconds(1), clock: clock), clock: clock)
+      model.a = 1
+      model.b = 2
+      await clock.advance(by: .seconds(1))
+      #expect(model.status == .result(3))
+      model.b = 3
+      #expect(model.status == .computing)
+      #expect(model.isCalculating)
+      #expect(model.result == 3)
+      await clock.advance(by: .milliseconds(999))
+      #expect(model.status == .computing)
+      await clock.advance(by: .milliseconds(1))
+      #expect(model.status == .result(4))
+      #expect(model.error == nil)
+    }
   }
 
   @Test("two models on one shared calculation show the same result")
   func sharedAcrossScreens() async {
     let clock = TestClock()
-    let calculation = SharedCalculation(calculator: .live(delay: .seconds(1), clock: clock))
-    let first = CalculatorModel(engine: .shared(calculation), calculator: .failing(), clock: clock)
-    let second = CalculatorModel(engine: .shared(calculation), calculator: .failing(), clock: clock)
-    first.a = 12
-    second.b = 30
-    #expect(first.status == .computing)
-    #expect(calculation.isCalculating)
-    #expect(second.input == Input(a: 12, b: 30))
-    await clock.waitForSleeper(until: .init(offset: .seconds(1)))
-    await clock.advance(by: .seconds(1))
-    // Observation tracks `isCalculating`: waiting on it alone ends when the result comes.
-    for await calculating in Observed({ calculation.isCalculating }) where !calculating { break }
-    #expect(first.status == .result(42))
-    #expect(second.status == .result(42))
-    #expect(!calculation.isCalculating)
+    await clock.lockstep {
+      let calculation = SharedCalculation(calculator: .live(delay: .seconds(1), clock: clock))
+      let first = CalculatorModel(engine: .shared(calculation), calculator: .failing(), clock: clock)
+      let second = CalculatorModel(engine: .shared(calculation), calculator: .failing(), clock: clock)
+      first.a = 12
+      second.b = 30
+      #expect(first.status == .computing)
+      #expect(calculation.isCalculating)
+      #expect(second.input == Input(a: 12, b: 30))
+      await clock.advance(by: .seconds(1))
+      #expect(first.status == .result(42))
+      #expect(second.status == .result(42))
+      #expect(!calculation.isCalculating)
+    }
   }
 
   @Test("releasing a model ends all its tasks", arguments: EngineKind.allCases)
   func releaseEndsTasks(kind: EngineKind) async {
     let clock = TestClock()
-    let calculator = SlowCalculator.live(delay: .seconds(5), clock: clock)
-    weak var weakModel: CalculatorModel?
-    weak var weakCalculation: SharedCalculation?
-    let activity: ActivityCounter
-    do {
-      let engine: CalculatorEngine
-      switch kind {
-      case .pipeline: engine = .pipeline
-      case .debounce: engine = .debounce(interval: .seconds(1))
-      case .task: engine = .task
-      case .shared:
-        // The shared object owns the calculation; the models showing it are its screens.
-        let calculation = SharedCalculation(calculator: calculator)
-        weakCalculation = calculation
-        engine = .shared(calculation)
+    await clock.lockstep {
+      // Every task of the model holds the calculator, and so the token: once they have all ended, it is gone.
+      weak var weakToken: Token?
+      weak var weakModel: CalculatorModel?
+      weak var weakCalculation: SharedCalculation?
+      do {
+        let token = Token()
+        weakToken = token
+        let live = SlowCalculator.live(delay: .seconds(5), clock: clock)
+        let calculator = SlowCalculator { input in
+          defer { withExtendedLifetime(token) {} }
+          return try await live.result(for: input)
+        }
+        let engine: CalculatorEngine
+        switch kind {
+        case .pipeline: engine = .pipeline
+        case .debounce: engine = .debounce(interval: .seconds(1))
+        case .task: engine = .task
+        case .shared:
+          // The shared object owns the calculation; the models showing it are its screens.
+          let calculation = SharedCalculation(calculator: calculator)
+          weakCalculation = calculation
+          engine = .shared(calculation)
+        }
+        let model = CalculatorModel(engine: engine, calculator: calculator, clock: clock)
+        weakModel = model
+        let otherScreen = CalculatorModel(engine: engine, calculator: calculator, clock: clock)
+        model.a = 1
+        model.b = 2
+        // Whatever the engine, a calculation is then asleep on the clock.
+        await clock.advance(by: .seconds(kind == .debounce ? 2 : 1))
+        #expect(model.status == .computing)
+        withExtendedLifetime(otherScreen) {}
       }
-      let model = CalculatorModel(engine: engine, calculator: calculator, clock: clock)
-      weakModel = model
-      var otherScreens: [CalculatorModel] = []
-      if case .shared(let calculation) = engine {
-        otherScreens.append(CalculatorModel(engine: engine, calculator: calculator, clock: clock))
-        activity = calculation.activity
-      } else {
-        activity = model.activity
-      }
-      model.a = 1
-      model.b = 2
-      // Whatever the engine, a calculation ends up sleeping on the clock, five seconds from the start or from
-      // the debounce's end.
-      if kind == .debounce {
-        await clock.waitForSleeper(until: .init(offset: .seconds(1)))
-        await clock.advance(by: .seconds(1))
-        await clock.waitForSleeper(until: .init(offset: .seconds(6)))
-      } else {
-        await clock.waitForSleeper(until: .init(offset: .seconds(5)))
-      }
-      #expect(activity.running > 0)
-      #expect(model.status == .computing)
-      withExtendedLifetime(otherScreens) {}
+      #expect(weakModel == nil)
+      #expect(weakCalculation == nil)
+      await clock.advance(by: .zero)
+      #expect(weakToken == nil, "a task of the released model still runs")
+      // Nothing is left asleep on the clock either: running it moves no time.
+      let before = clock.now
+      await clock.run()
+      #expect(clock.now == before)
     }
-    #expect(weakModel == nil)
-    #expect(weakCalculation == nil)
-    await activity.waitUntilIdle()
-    #expect(activity.running == 0)
   }
 
   @Test("property: over 1,000 random typing scripts the engines agree, and none shows an older result")
@@ -167,6 +166,9 @@ struct CalculatorModelTests {
     }
   }
 }
+
+/// An object whose lifetime shows whether anything still holds what holds it.
+final class Token: Sendable {}
 
 /// Random edits every 100 ms to 3 s; values small, empty or huge (to overflow).
 func randomEdits(using generator: inout some RandomNumberGenerator) -> [Edit] {

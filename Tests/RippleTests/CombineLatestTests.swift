@@ -243,19 +243,4 @@ struct CombineLatestTests {
     await #expect(throws: Boom.boom) { try await iterator.next() }
     #expect(try await iterator.next() == nil)
   }
-
-  // MARK: Operator task
-
-  @Test("the bases are consumed on the executor a test driver binds")
-  func operatorTaskHonoursTheBoundExecutor() async {
-    let executor = CountingExecutor()
-    let sums = await _OperatorTasks.$executor.withValue(executor) {
-      var sums: [Int] = []
-      for await sum in combineLatest(finiteStream([1]), finiteStream([10])).map(+) { sums.append(sum) }
-      return sums
-    }
-    #expect(sums == [11])
-    // The operator task and one child per base each start there.
-    #expect(executor.jobCount >= 3)
-  }
 }

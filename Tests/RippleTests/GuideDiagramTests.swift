@@ -162,15 +162,17 @@ struct TestingTimeGuideTests {
     #expect(settled == [2])
   }
 
-  @Test("waitForSleeper: a main-actor model's sleep is scheduled before the clock moves")
-  @MainActor func waitForSleeperExample() async {
+  @Test("lockstep: a main-actor model's sleep is scheduled before the clock moves")
+  @MainActor func mainActorModelExample() async {
     let clock = TestClock()
-    let reminder = Reminder()
-    reminder.schedule(after: .seconds(5), clock: clock)
-    await clock.waitForSleeper(until: .init(offset: .seconds(5)))
-    await clock.advance(by: .seconds(5))
-    for await fired in Observed({ reminder.fired }) where fired { break }
-    #expect(reminder.fired)
+    await clock.lockstep {
+      let reminder = Reminder()
+      reminder.schedule(after: .seconds(5), clock: clock)
+      await clock.advance(by: .milliseconds(4999))
+      #expect(!reminder.fired)
+      await clock.advance(by: .milliseconds(1))
+      #expect(reminder.fired)
+    }
     #expect(clock.now == .init(offset: .seconds(5)))
   }
 

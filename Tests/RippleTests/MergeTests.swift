@@ -180,29 +180,4 @@ struct MergeTests {
     #expect(await a.ending() == true)
     #expect(await b.ending() == true)
   }
-
-  // MARK: Operator task
-
-  @Test("the bases are consumed on the executor a test driver binds", arguments: [1, 2, 3])
-  func operatorTaskHonoursTheBoundExecutor(arity: Int) async {
-    let executor = CountingExecutor()
-    let inputs = (0..<arity).map { base in [base, base + 10] }
-    let total = await _OperatorTasks.$executor.withValue(executor) {
-      var total = 0
-      switch arity {
-      case 2:
-        for await element in merge(finiteStream(inputs[0]), finiteStream(inputs[1])) { total += element }
-      case 3:
-        for await element in merge(finiteStream(inputs[0]), finiteStream(inputs[1]), finiteStream(inputs[2])) {
-          total += element
-        }
-      default:
-        for await element in merge(inputs.map(finiteStream)) { total += element }
-      }
-      return total
-    }
-    #expect(total == inputs.joined().reduce(0, +))
-    // The operator task and one child per base each start there.
-    #expect(executor.jobCount >= 1 + arity)
-  }
 }

@@ -268,7 +268,7 @@ struct ObservedTests {
     do {
       var iterator = Observed { model.a }.makeAsyncIterator()
       _ = await iterator.next()
-      storage = iterator.storageForTesting
+      if case .tracking(let tracked) = iterator.phase { storage = tracked }
     }
     #expect(storage != nil)  // the registrar holds the pending tracking until the next change
     model.a = 1

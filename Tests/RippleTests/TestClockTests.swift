@@ -96,7 +96,7 @@ struct TestClockTests {
   func cancellationWakesSleeper() async {
     let clock = TestClock()
     await clock.lockstep {
-      let sleeper = Task(executorPreference: _OperatorTasks.executor) {
+      let sleeper = Task {
         try await clock.sleep(for: .seconds(10))
       }
       // Lets the sleeper go to sleep.
@@ -168,27 +168,21 @@ struct TestClockTests {
     #expect(order == [1, 2, 3])
   }
 
-  @Test("a lockstep scope runs its body, child tasks and operator tasks on the executor's thread")
-  func lockstepRunsOnOneThread() async {
+  @Test("a lockstep scope runs its body, child tasks and operator tasks in the scope's pump")
+  func lockstepRunsInThePump() async {
     let clock = TestClock()
-    let onExecutor = await clock.lockstep {
-      let executor = _OperatorTasks.executor as? _LockstepExecutor
-      let body = executor?.isCurrent ?? false
-      async let child = executor?.isCurrent ?? false
-      let operatorTask = _startOperatorTask {}
-      await operatorTask.value
-      return [body, await child]
+    let inPump = await clock.lockstep {
+      let body = _RuntimeHooks.pumpingExecutor() != nil
+      async let child = _RuntimeHooks.pumpingExecutor() != nil
+      let one = AsyncStream<Int> { $0.yield(1); $0.finish() }
+      let two = AsyncStream<Int> { $0.yield(2); $0.finish() }
+      let merged = merge(one, two).map { _ in _RuntimeHooks.pumpingExecutor() != nil }
+      var operatorTasks: [Bool] = []
+      for await inPump in merged { operatorTasks.append(inPump) }
+      return [body, await child] + operatorTasks
     }
-    #expect(onExecutor == [true, true])
-  }
-
-  @Test("a lockstep scope entered from the main actor still runs its body on the executor's thread")
-  @MainActor func lockstepFromMainActor() async {
-    let clock = TestClock()
-    let onExecutor = await clock.lockstep {
-      (_OperatorTasks.executor as? _LockstepExecutor)?.isCurrent ?? false
-    }
-    #expect(onExecutor)
+    #expect(inPump == [true, true, true, true])
+    #expect(_RuntimeHooks.pumpingExecutor() == nil)
   }
 }
 

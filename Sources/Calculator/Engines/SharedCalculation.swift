@@ -30,19 +30,10 @@ public final class SharedCalculation {
 
   /// The latest calculation's outcome; `nil` until the first calculation ends. Superseded calculations report
   /// nothing.
-  public private(set) var outcome: Outcome? {
-    didSet {
-      if let outcome { onOutcome?(outcome) }
-    }
-  }
-
-  /// Called with every outcome, for tests that check the whole history.
-  @ObservationIgnored var onOutcome: (@MainActor (Outcome) -> Void)?
+  public private(set) var outcome: Outcome?
 
   @ObservationIgnored private let calculator: SlowCalculator
   @ObservationIgnored private let task = TaskSlot()
-  /// Counts the calculation's task, so tests can check that releasing the object ends it.
-  @ObservationIgnored let activity = ActivityCounter()
 
   /// Creates a shared calculation using `calculator`; nothing runs until the input is complete.
   ///
@@ -62,11 +53,9 @@ public final class SharedCalculation {
   private func restart() {
     let input = self.input
     guard input.operands != nil else { return task.cancel() }
-    task.run(id: input) { [weak self, calculator, activity] in
-      await activity.track {
-        guard let outcome = await Outcome.calculate(input, with: calculator) else { return }
-        self?.outcome = outcome
-      }
+    task.run(id: input) { [weak self, calculator] in
+      guard let outcome = await Outcome.calculate(input, with: calculator) else { return }
+      self?.outcome = outcome
     }
   }
 }

@@ -7,11 +7,9 @@ extension CalculatorModel {
   func restartCalculation() {
     let input = self.input
     guard input.operands != nil else { return calculation.cancel() }
-    calculation.run(id: input) { [weak self, calculator, activity] in
-      await activity.track {
-        guard let outcome = await Outcome.calculate(input, with: calculator) else { return }
-        self?.record(outcome)
-      }
+    calculation.run(id: input) { [weak self, calculator] in
+      guard let outcome = await Outcome.calculate(input, with: calculator) else { return }
+      self?.record(outcome)
     }
   }
 }

@@ -9,8 +9,11 @@
 /// try ScriptCommand.parse("a twelve")    // throws: 'twelve' is not an integer
 /// ```
 enum ScriptCommand: Equatable, Sendable {
+  /// A field of the form.
+  enum Field: String, Hashable, Sendable { case a, b }
+
   /// Set a field to a number, or clear it (`nil`).
-  case set(VirtualTimeDriver.Field, Int?)
+  case set(Field, Int?)
   /// Let time pass.
   case wait(Duration)
 
@@ -29,7 +32,7 @@ enum ScriptCommand: Equatable, Sendable {
     let arguments = words.dropFirst()
     switch command {
     case "a", "b":
-      let field: VirtualTimeDriver.Field = command == "a" ? .a : .b
+      let field: Field = command == "a" ? .a : .b
       guard arguments.count <= 1 else {
         throw Failure(message: "too many values; write '\(command) <integer>', or '\(command)' to clear it")
       }

@@ -1,13 +1,16 @@
 import Calculator
 import Ripple
+import RippleTesting
 
 /// Script mode: reads `calc` commands line by line, plays them into the model, and prints each change of what
 /// the result shows as `<seconds> <event>` (or a JSON object per event with `--json`).
 ///
-/// With `--clock virtual`, ``VirtualTimeDriver`` moves a `TestClock`, so the output is exact and instant; with
-/// the real clock, `wait` takes wall time and the times are measured. A bad line is reported on standard error
-/// with its number and text, skipped, and makes the exit status 1; the rest of the script still runs. At the
-/// end of input a calculation in flight is awaited and its outcome printed.
+/// With `--clock virtual`, the script is read to its end first, then played on a `TestClock` in
+/// `TestClock.lockstep`, which moves time only once every task has reacted, so the output is exact and instant;
+/// with the real clock, lines are played as they come, `wait` takes wall time and the times are measured.
+/// Either way a task watches the model with `Observed` and prints each status it sees. A bad line is reported
+/// on standard error with its number and text, skipped, and makes the exit status 1; the rest of the script
+/// still runs. At the end of input a calculation in flight is awaited and its outcome printed.
 ///
 /// ```
 /// $ printf 'b 30\na 1\nwait 0.5s\na 12\nwait 2s\n' | calc --engine task --clock virtual
@@ -23,25 +26,53 @@ struct ScriptRunner {
   /// Runs the script in `lines` and returns the exit status: 0, or 1 when a line was bad.
   func run<Lines: AsyncSequence<String, Never>>(lines: Lines) async -> Int32 {
     switch options.clock {
-    case .virtual: await runVirtual(lines)
-    case .real: await runReal(lines)
+    case .virtual:
+      // Read first: a task of the lockstep scope that waited for standard input would be resumed by the thread
+      // reading it, outside the scope.
+      var script: [String] = []
+      for await line in lines { script.append(line) }
+      return await runVirtual(script)
+    case .real:
+      return await runReal(lines)
     }
   }
 
-  private func runVirtual<Lines: AsyncSequence<String, Never>>(_ lines: Lines) async -> Int32 {
-    let driver = await VirtualTimeDriver(options: options)
-    let printer = EventPrinter(json: options.json, output: output)
-    // The driver owns the callback, so the callback must not own the driver.
-    driver.onChange = { [unowned driver] in printer.show(driver.model.status, at: driver.now) }
-    let status = await play(lines) { command in
-      switch command {
-      case .set(let field, let value): await driver.set(field, to: value)
-      case .wait(let duration): await driver.wait(duration)
+  private func runVirtual(_ lines: [String]) async -> Int32 {
+    let clock = TestClock()
+    return await clock.lockstep {
+      let models = options.makeModels(calculator: .live(delay: options.effectiveDelay, clock: clock), clock: clock)
+      let model = models[0]
+      let printer = EventPrinter(json: options.json, output: output)
+      // Besides the status right after each edit, the status each reaction ends with: a calculation without
+      // delay that a debounce starts is computing only within an instant, and is not shown.
+      let watcher = Task {
+        for await status in Observed({ model.status }) { printer.settle(status, at: clock.now.offset) }
       }
+      var status: Int32 = 0
+      for (index, line) in lines.enumerated() {
+        guard let command = parse(line, number: index + 1) else {
+          status = 1
+          continue
+        }
+        switch command {
+        case .set(let field, let value)?:
+          set(field, to: value, in: model)
+          // What the edit shows at once (computing, say), after what the instant showed before it.
+          printer.flush()
+          printer.show(model.status, at: clock.now.offset)
+          await clock.advance(by: .zero)  // every task reacts to the edit before the next line
+        case .wait(let duration)?: await clock.advance(by: duration)
+        case nil: break
+        }
+      }
+      // The end of input: every calculation in flight ends.
+      await clock.run()
+      watcher.cancel()
+      printer.settle(model.status, at: clock.now.offset)
+      printer.flush()
+      withExtendedLifetime(models) {}
+      return status
     }
-    await driver.finish()
-    printer.show(driver.model.status, at: driver.now)
-    return status
   }
 
   private func runReal<Lines: AsyncSequence<String, Never>>(_ lines: Lines) async -> Int32 {
@@ -50,16 +81,18 @@ struct ScriptRunner {
     let models = options.makeModels(calculator: .live(delay: options.effectiveDelay, clock: clock), clock: clock)
     let model = models[0]
     let printer = EventPrinter(json: options.json, output: output)
-    let watcher = Task { @MainActor in
-      for await status in Observed({ model.status }) {
-        printer.show(status, at: start.duration(to: clock.now))
-      }
+    let watcher = Task {
+      for await status in Observed({ model.status }) { printer.show(status, at: start.duration(to: clock.now)) }
     }
-    let status = await play(lines) { command in
-      switch command {
-      case .set(.a, let value): model.a = value
-      case .set(.b, let value): model.b = value
-      case .wait(let duration): try? await clock.sleep(for: duration)
+    var status: Int32 = 0
+    var number = 0
+    for await line in lines {
+      number += 1
+      switch parse(line, number: number) {
+      case .set(let field, let value)??: set(field, to: value, in: model)
+      case .wait(let duration)??: try? await clock.sleep(for: duration)
+      case nil?: break
+      case nil: status = 1
       }
     }
     watcher.cancel()
@@ -72,24 +105,25 @@ struct ScriptRunner {
     return status
   }
 
-  /// Parses each line and runs it; reports bad lines. Returns the exit status.
-  private func play<Lines: AsyncSequence<String, Never>>(
-    _ lines: Lines, _ perform: (ScriptCommand) async -> Void
-  ) async -> Int32 {
-    var status: Int32 = 0
-    var number = 0
-    for await var line in lines {
-      number += 1
-      // A byte-order mark, as some editors write at the start of a file, is not part of the first command.
-      if number == 1, line.unicodeScalars.first == "\u{FEFF}" { line.unicodeScalars.removeFirst() }
-      do {
-        if let command = try ScriptCommand.parse(line) { await perform(command) }
-      } catch {
-        errors("calc: line \(number): \(QuotedText(line)): \(error)\n")
-        status = 1
-      }
+  private func set(_ field: ScriptCommand.Field, to value: Int?, in model: CalculatorModel) {
+    switch field {
+    case .a: model.a = value
+    case .b: model.b = value
     }
-    return status
+  }
+
+  /// Line `number`'s command (`.some(nil)` for a blank line or a comment), or `nil` after reporting why it is
+  /// bad.
+  private func parse(_ text: String, number: Int) -> ScriptCommand?? {
+    var line = text
+    // A byte-order mark, as some editors write at the start of a file, is not part of the first command.
+    if number == 1, line.unicodeScalars.first == "\u{FEFF}" { line.unicodeScalars.removeFirst() }
+    do {
+      return .some(try ScriptCommand.parse(line))
+    } catch {
+      errors("calc: line \(number): \(QuotedText(line)): \(error)\n")
+      return nil
+    }
   }
 }
 
@@ -99,6 +133,8 @@ final class EventPrinter {
   private let json: Bool
   private let output: (String) -> Void
   private var last: CalculatorStatus?
+  /// The latest status of the instant ``settle(_:at:)`` saw last, not printed yet.
+  private var pending: (status: CalculatorStatus, time: Duration)?
 
   init(json: Bool, output: @escaping (String) -> Void) {
     self.json = json
@@ -115,6 +151,19 @@ final class EventPrinter {
     }
     last = status
     output(json ? Self.json(status, at: time) : "\(DurationText.seconds(time)) \(status)\n")
+  }
+
+  /// Notes `status` as the latest at `time`, and prints the latest status of an earlier instant: each
+  /// instant is shown as it ends, not the steps within it. Call ``flush()`` at the end.
+  func settle(_ status: CalculatorStatus, at time: Duration) {
+    if let pending, pending.time != time { show(pending.status, at: pending.time) }
+    pending = (status, time)
+  }
+
+  /// Prints the status ``settle(_:at:)`` holds back, if any.
+  func flush() {
+    if let pending { show(pending.status, at: pending.time) }
+    pending = nil
   }
 
   /// `{"time":1.500,"event":"result","value":42}`

@@ -85,11 +85,6 @@ extension Observed {
       }
     }
 
-    /// The change tracking this iterator uses, for tests.
-    var storageForTesting: _ObservedStorage? {
-      if case .tracking(let storage) = phase { storage } else { nil }
-    }
-
     @inlinable
     mutating func finish() -> Element? {
       phase = .finished
@@ -117,7 +112,6 @@ extension Observed {
       let result = withObservationTracking(
         { Result { () throws(Failure) -> Iteration in try emit.callAsFunction() } },
         onChange: token.onChange())
-      storage.didRead()
       let element: Element
       switch result {
       case .success(.next(let value)): element = value

@@ -4,19 +4,9 @@ import Synchronization
 @usableFromInline
 final class _ObservedStorage: Sendable {
   private let machine = _Mutex(_ObservedStateMachine())
-  /// `_OperatorTasks.observedActivity` as it was bound when the iterator started.
-  private let report: (@Sendable (_ObservedActivity) -> Void)?
 
   @usableFromInline
-  init() {
-    report = _OperatorTasks.observedActivity?.report
-  }
-
-  /// The iterator ran its closure.
-  @usableFromInline
-  func didRead() {
-    report?(.read)
-  }
+  init() {}
 
   /// Waits until a tracked property is about to change; `false` when the consuming task is cancelled.
   ///
@@ -28,7 +18,6 @@ final class _ObservedStorage: Sendable {
         if let answer = machine.withLock({ $0.waitStarted(continuation) }) {
           continuation.resume(returning: answer)
         } else {
-          report?(.waiting)
         }
       }
     } onCancel: {

@@ -101,8 +101,7 @@ public final class TaskSlot: Sendable {
         await operation()
         self?.finished(generation: generation)
       }
-      return _OperatorTasks.executor.map { Task(executorPreference: $0, priority: priority, operation: body) }
-        ?? Task(priority: priority, operation: body)
+      return Task(priority: priority, operation: body)
     }
     if operation.isolation === MainActor.shared {
       // The usual case, a main-actor model: a wrapper isolated to the main actor is enqueued there at once, so

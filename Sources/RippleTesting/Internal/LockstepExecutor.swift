@@ -1,149 +1,170 @@
-/// A serial executor with a FIFO job queue, run on one thread of its own, that can tell when it is quiescent.
+import Synchronization
+
+/// The serial executor of one lockstep scope: every job of the scope's tasks runs here, one at a time, in the
+/// order it was enqueued, and it can tell when nothing is left to run.
 ///
-/// It is both a `TaskExecutor` (tasks that prefer it run their nonisolated code here) and a `SerialExecutor`
-/// (an actor may use it), so every job of a test runs on one thread, one at a time, in the order it was
-/// enqueued. *Quiescent* means the queue is empty and no job is running: with every participant of a test
-/// on this executor, nothing can happen any more until someone outside resumes a continuation — which is
-/// what `TestClock.advance` does, one deadline at a time.
+/// Jobs reach it two ways, both through ``_RuntimeHooks`` and only while its pump runs them, so only the
+/// scope's own work is captured: a job enqueued on the global executor from one of its jobs (a new
+/// `Task { }`, a task group's child, a default actor's job, a hop off an actor), and a main-actor job of one
+/// of its tasks, because the main actor's executor *is* this executor for them (`MainActor.assertIsolated()`
+/// passes). *Quiescent* means the queue is empty and no job is running: nothing of the scope can happen any
+/// more until someone outside resumes a continuation — which is what `TestClock.advance` does, one deadline
+/// at a time.
 ///
-/// The thread is a plain POSIX thread: the toolchain offers no other way to own a thread without Foundation,
-/// and borrowing a thread of the cooperative pool would block it while idle. It parks on a condition
-/// variable while the queue is empty, starts on the first enqueue, and exits once the executor is shut down
-/// and idle; a job enqueued later (a task woken after its test ended) starts it again.
-final class _LockstepExecutor: TaskExecutor, SerialExecutor, @unchecked Sendable {
-  // @unchecked: every stored `var` is guarded by `lock`.
+/// The queue is drained by a block on the main dispatch queue, so the scope's jobs — main-actor ones
+/// included — run on the main thread, serially with every other main-queue job of the process (other tests'
+/// main-actor work). The block gives the queue back after ``_LockstepExecutor/jobsPerTurn`` jobs and
+/// schedules itself again, so a busy scope does not starve them.
+///
+/// An executor is never freed: a task the scope started may still hop to it after the scope ended (it then
+/// just keeps running that task's jobs on the main queue).
+final class _LockstepExecutor: SerialExecutor, @unchecked Sendable {
+  // @unchecked: the mutable state is in `state`, a `Mutex`.
 
   /// One entry of the queue.
   private enum Item {
-    /// A job of a task or an actor.
-    case job(UnownedJob)
+    /// A job for the global concurrent executor (it runs with no isolation, or takes its actor's).
+    case global(UnownedJob)
+    /// A main-actor job: it runs isolated to this executor.
+    case main(UnownedJob)
     /// Work of the driver itself, such as resuming a batch of sleepers, run between jobs.
     case action(@Sendable () -> Void)
   }
 
-  private let lock = _ConditionLock()
-  /// The queue is `items[head...]`; the consumed prefix is dropped now and then.
-  private var items: [Item] = []
-  private var head = 0
-  /// Tasks waiting for quiescence.
-  private var waiters: [UnsafeContinuation<Void, Never>] = []
-  private var isThreadRunning = false
-  private var isShutDown = false
-  private var thread: _Platform.ThreadID?
+  private struct State {
+    /// The queue is `items[head...]`; the consumed prefix is dropped when the queue runs dry.
+    var items: [Item] = []
+    var head = 0
+    /// Whether a pump block is queued on the main queue or running.
+    var isPumpScheduled = false
+    /// Tasks waiting for quiescence.
+    var waiters: [UnsafeContinuation<Void, Never>] = []
+    var isOpen = true
+  }
+
+  /// How many items one pump block runs before it lets other main-queue work run.
+  static let jobsPerTurn = 256
+
+  /// The executor a job for the global concurrent executor runs on: the "generic" executor, two zero words.
+  private static let generic = unsafeBitCast((UInt(0), UInt(0)), to: UnownedSerialExecutor.self)
+
+  private let state = Mutex(State())
+
+  /// Creates the executor of a new scope and keeps it forever (see the type's documentation).
+  static func make() -> _LockstepExecutor {
+    let executor = _LockstepExecutor()
+    _ = Unmanaged.passRetained(executor)
+    return executor
+  }
+
+  private init() {}
 
   // MARK: Executor
 
+  /// A main-actor job of one of the scope's tasks.
   func enqueue(_ job: consuming ExecutorJob) {
-    submit(.job(UnownedJob(job)))
+    submit(.main(UnownedJob(job)))
   }
 
-  /// Runs `action` on the executor's thread, after the jobs already queued and before any enqueued later.
+  /// A job for the global concurrent executor that one of the scope's jobs enqueued.
+  func enqueueGlobal(_ job: UnownedJob) {
+    submit(.global(job))
+  }
+
+  /// Runs `action` in the pump, after the jobs already queued and before any enqueued later.
   func perform(_ action: @escaping @Sendable () -> Void) {
     submit(.action(action))
   }
 
   func checkIsolated() {
-    precondition(isCurrent, "not on the lockstep executor's thread")
+    precondition(_RuntimeHooks.pumpingExecutor() === self, "not in the lockstep scope's pump")
   }
 
-  /// Whether the calling thread is the executor's thread.
-  var isCurrent: Bool {
-    locked {
-      guard let thread else { return false }
-      return thread == _Platform.currentThread()
-    }
-  }
+  // MARK: Scope
 
-  // MARK: Quiescence
+  /// Whether the scope is still open: its pump captures the jobs its jobs enqueue.
+  var isOpen: Bool { state.withLock { $0.isOpen } }
+
+  /// The scope ended: from now on, jobs enqueued from its pump go where they would without it.
+  func close() {
+    state.withLock { $0.isOpen = false }
+  }
 
   /// Returns once the executor has been quiescent: its queue empty and no job running.
   ///
-  /// Called from a task that runs on this executor, it returns after every other job queued before or
-  /// during the wait has run (the caller's own continuation is then the only job). Waiters are resumed
-  /// together, each time the queue runs dry.
+  /// Called from a task of the scope, it returns after every other job queued before or during the wait has
+  /// run (the caller's own resumption is then the only job). Waiters are resumed together, each time the
+  /// queue runs dry.
   func quiescent() async {
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-      let startThread = locked { () -> Bool in
-        waiters.append(continuation)
-        return wakeOrStart()
+      let schedule = state.withLock { state in
+        state.waiters.append(continuation)
+        return Self.schedulePump(&state)
       }
-      if startThread { spawnThread() }
+      if schedule { _Platform.runOnMainQueue { self.pump() } }
     }
   }
 
-  /// Stops the thread once it is idle; work submitted later starts it again.
-  func shutDown() {
-    locked {
-      isShutDown = true
-      lock.signal()
-    }
-  }
-
-  // MARK: The thread
+  // MARK: The pump
 
   private func submit(_ item: Item) {
-    let startThread = locked { () -> Bool in
-      items.append(item)
-      return wakeOrStart()
+    let schedule = state.withLock { state in
+      state.items.append(item)
+      return Self.schedulePump(&state)
     }
-    if startThread { spawnThread() }
+    if schedule { _Platform.runOnMainQueue { self.pump() } }
   }
 
-  /// With the mutex held: wakes the parked thread, or returns `true` when a thread must be started.
-  private func wakeOrStart() -> Bool {
-    if isThreadRunning {
-      lock.signal()
-      return false
-    }
-    isThreadRunning = true
+  /// With the lock held: `true` when no pump block is queued or running, so the caller must queue one.
+  private static func schedulePump(_ state: inout State) -> Bool {
+    if state.isPumpScheduled { return false }
+    state.isPumpScheduled = true
     return true
   }
 
-  private func spawnThread() {
-    let result = _Platform.startDetachedThread(stackSize: 8 << 20) { [self] in runLoop() }
-    precondition(result == 0, "could not start the lockstep executor's thread (error \(result))")
-  }
-
-  /// Runs items until shut down and idle; parks on the condition variable while there is nothing to do.
-  private func runLoop() {
-    lock.lock()
-    thread = _Platform.currentThread()
-    while true {
-      if head < items.count {
-        let item = items[head]
-        head += 1
-        if head == items.count {
-          items.removeAll(keepingCapacity: true)
-          head = 0
+  /// Runs on the main queue: drains the queue, then resumes the quiescence waiters, until both are empty or
+  /// the turn is over.
+  private func pump() {
+    enum Next {
+      case item(Item)
+      case waiters([UnsafeContinuation<Void, Never>])
+      case yield
+      case done
+    }
+    _RuntimeHooks.pumpStarted(self)
+    var budget = Self.jobsPerTurn
+    loop: while true {
+      let next = state.withLock { state -> Next in
+        if state.head < state.items.count {
+          if budget == 0 { return .yield }
+          budget -= 1
+          let item = state.items[state.head]
+          state.head += 1
+          if state.head == state.items.count {
+            state.items.removeAll(keepingCapacity: true)
+            state.head = 0
+          }
+          return .item(item)
         }
-        lock.unlock()
-        switch item {
-        case .job(let job):
-          job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
-        case .action(let action):
-          action()
+        if !state.waiters.isEmpty {
+          defer { state.waiters.removeAll(keepingCapacity: true) }
+          return .waiters(state.waiters)
         }
-        lock.lock()
-      } else if !waiters.isEmpty {
-        let resumed = waiters
-        waiters.removeAll()
-        lock.unlock()
-        for waiter in resumed { waiter.resume() }
-        lock.lock()
-      } else if isShutDown {
-        break
-      } else {
-        lock.wait()
+        state.isPumpScheduled = false
+        return .done
+      }
+      switch next {
+      case .item(.global(let job)): job.runSynchronously(on: Self.generic)
+      case .item(.main(let job)): job.runSynchronously(on: asUnownedSerialExecutor())
+      case .item(.action(let action)): action()
+      case .waiters(let waiters): for waiter in waiters { waiter.resume() }
+      case .yield:
+        _RuntimeHooks.pumpStopped()
+        _Platform.runOnMainQueue { self.pump() }
+        return
+      case .done: break loop
       }
     }
-    thread = nil
-    isThreadRunning = false
-    lock.unlock()
-  }
-
-  private func locked<R>(_ body: () -> R) -> R {
-    lock.lock()
-    defer { lock.unlock() }
-    return body()
+    _RuntimeHooks.pumpStopped()
   }
 }

@@ -13,18 +13,9 @@ struct _TestClockStateMachine {
     var continuation: UnsafeContinuation<Void, any Error>
   }
 
-  /// A test waiting until a sleep with ticket `after` or later waits for `deadline`.
-  private struct Watcher {
-    var deadline: TestClock.Instant
-    var after: UInt64
-    var continuation: UnsafeContinuation<Void, Never>
-  }
-
   private(set) var now: TestClock.Instant
   private var sleepers: [Sleeper] = []
   private var nextID: UInt64 = 0
-  /// Tests waiting until some task sleeps until a given deadline.
-  private var watchers: [Watcher] = []
   /// The executor of the lockstep scope the clock is in, if any.
   private(set) var executor: _LockstepExecutor?
 
@@ -37,9 +28,6 @@ struct _TestClockStateMachine {
     sleepers.lazy.compactMap(\.deadline).min()
   }
 
-  /// How many sleeps have been requested: the next ticket.
-  var sleepsRequested: UInt64 { nextID }
-
   /// A task is about to sleep: its ticket.
   mutating func sleepRequested() -> UInt64 {
     defer { nextID += 1 }
@@ -49,24 +37,10 @@ struct _TestClockStateMachine {
   /// A task suspended until `deadline`; `false` when the deadline has already come, so it must not wait.
   mutating func sleepStarted(
     _ id: UInt64, until deadline: TestClock.Instant?, continuation: UnsafeContinuation<Void, any Error>
-  ) -> (sleeps: Bool, watchers: [UnsafeContinuation<Void, Never>]) {
-    if let deadline, deadline <= now { return (false, []) }
-    sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-    guard let deadline else { return (true, []) }
-    let matches = { (watcher: Watcher) in watcher.deadline == deadline && id >= watcher.after }
-    let due = watchers.filter(matches).map(\.continuation)
-    watchers.removeAll(where: matches)
-    return (true, due)
-  }
-
-  /// A test waits until a sleep with ticket `after` or later waits for `deadline`; `true` when one already does
-  /// (resume at once).
-  mutating func watchRequested(
-    until deadline: TestClock.Instant, after: UInt64, continuation: UnsafeContinuation<Void, Never>
   ) -> Bool {
-    if sleepers.contains(where: { $0.deadline == deadline && $0.id >= after }) { return true }
-    watchers.append(Watcher(deadline: deadline, after: after, continuation: continuation))
-    return false
+    if let deadline, deadline <= now { return false }
+    sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+    return true
   }
 
   /// The task with ticket `id` was cancelled: the continuation to resume with `CancellationError`, unless the

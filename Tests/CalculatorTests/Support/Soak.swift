@@ -12,7 +12,7 @@ import Darwin
 #endif
 
 /// A long random script — edits of `a` and `b` with small, empty or huge values, and waits — played through one
-/// engine in virtual time by `VirtualTimeDriver`, checked as it goes.
+/// engine in virtual time (`TestClock.lockstep`), checked as it goes.
 ///
 /// Memory stays bounded on the checking side: staleness is tracked per field and value (values come from a
 /// small set), not by keeping the script.
@@ -58,7 +58,7 @@ struct Soak {
     }
   }
 
-  /// The checking side of the hook: how recent each field of the last shown outcome was.
+  /// The checking side: how recent each field of the last shown outcome was.
   @MainActor final class Checker {
     /// For each field, the index of the newest edit that gave it each value.
     var lastSet: [Edit.Field: [Int?: Int]] = [.a: [:], .b: [:]]
@@ -80,18 +80,16 @@ struct Soak {
   }
 
   func run() async -> Report {
+    let clock = TestClock()
+    return await clock.lockstep { await run(clock: clock) }
+  }
+
+  private func run(clock: TestClock) async -> Report {
     let started = ContinuousClock.now
     var report = Report(kind: kind)
-    var options = CalcOptions()
-    options.engine = CalcOptions.Engine(rawValue: kind.rawValue)!
-    let driver = await VirtualTimeDriver(options: options)
     let checker = Checker()
-    let record: @MainActor (Outcome) -> Void = { checker.shown($0) }
-    if case .shared(let shared) = driver.model.engine {
-      shared.onOutcome = record
-    } else {
-      driver.model.onOutcome = record
-    }
+    let session = Session(kind, clock: clock) { checker.shown($0) }
+    await clock.advance(by: .zero)
 
     var generator = SplitMix64(seed: seed)
     let warmUp = max(events / 10, 1)
@@ -102,18 +100,18 @@ struct Soak {
         let value = Self.randomValue(using: &generator)
         report.edits += 1
         checker.edited(field, to: value, index: index)
-        await driver.set(field == .a ? .a : .b, to: value)
+        await session.set(field, to: value)
       } else {
         report.waits += 1
-        await driver.wait(.milliseconds(100 * Int.random(in: 0...15, using: &generator)))
+        await session.wait(.milliseconds(100 * Int.random(in: 0...15, using: &generator)))
       }
       if (index + 1) % checkpoint == 0 || index + 1 == events {
         // Let everything in flight settle; the model must then show the sum of what it holds.
-        await driver.finish()
+        await session.finish()
         report.checkpoints += 1
-        let expected = Self.expectedStatus(driver.model.input)
-        if driver.model.status != expected {
-          report.wrongResults.append("after \(index + 1) events: \(driver.model.status), expected \(expected)")
+        let expected = Self.expectedStatus(session.model.input)
+        if session.model.status != expected {
+          report.wrongResults.append("after \(index + 1) events: \(session.model.status), expected \(expected)")
         }
       }
       if index + 1 == warmUp {
@@ -123,8 +121,9 @@ struct Soak {
         report.residentPeak = max(report.residentPeak, Self.residentBytes())
       }
     }
+    session.stop()
     report.events = events
-    report.virtualTime = driver.now
+    report.virtualTime = clock.now.offset
     report.outcomes = checker.outcomes
     report.stale = checker.stale
     report.residentAtEnd = Self.residentBytes()

@@ -52,7 +52,63 @@ struct Shown: Sendable {
   }
 }
 
-/// Collects outcomes from a model's hook.
+/// The models of one engine on a `TestClock`, and a task that reports each outcome the first one shows, at the
+/// instant it shows it: use it inside `clock.lockstep`, where every edit and every advance returns only once
+/// the engine has reacted.
+///
+/// It watches the model as a view would, with `Observed`; an outcome equal to the one shown before it is no
+/// change, so it is not reported again.
+@MainActor
+final class Session {
+  let clock: TestClock
+  let models: [CalculatorModel]
+  private var watcher: Task<Void, Never>?
+
+  /// The model edits go to.
+  var model: CalculatorModel { models[0] }
+
+  init(
+    _ kind: EngineKind, delay: Duration? = nil, debounce: Duration = .seconds(1), clock: TestClock,
+    onOutcome: @escaping @MainActor (Outcome) -> Void
+  ) {
+    var options = CalcOptions()
+    options.engine = CalcOptions.Engine(rawValue: kind.rawValue)!
+    options.delay = delay
+    options.debounce = debounce
+    self.clock = clock
+    let models = options.makeModels(calculator: .live(delay: options.effectiveDelay, clock: clock), clock: clock)
+    self.models = models
+    watcher = Task {
+      for await case let outcome? in Observed({ models[0].outcome }) { onOutcome(outcome) }
+    }
+  }
+
+  /// Sets `field` to `value` and lets every task react.
+  func set(_ field: Edit.Field, to value: Int?) async {
+    switch field {
+    case .a: model.a = value
+    case .b: model.b = value
+    }
+    await clock.advance(by: .zero)
+  }
+
+  /// Lets `duration` pass.
+  func wait(_ duration: Duration) async {
+    await clock.advance(by: duration)
+  }
+
+  /// Lets every calculation in flight end.
+  func finish() async {
+    await clock.run()
+  }
+
+  /// Stops reporting outcomes.
+  func stop() {
+    watcher?.cancel()
+  }
+}
+
+/// What `play` records.
 @MainActor final class OutcomeLog {
   var shown = Shown()
   var editsMade = 0
@@ -69,39 +125,30 @@ func waitUntil(_ model: CalculatorModel, _ condition: @escaping @MainActor (Calc
 /// Types `edits` into a fresh model of `kind` on a `TestClock`, lets every calculation finish, and returns what
 /// the model showed.
 ///
-/// `VirtualTimeDriver` (the driver of `calc --clock virtual`) moves time only after the engine has reacted to
-/// each edit and each wake-up, so the times are exact for every engine.
+/// It runs in `TestClock.lockstep`, which moves time only after the engine has reacted to each edit and each
+/// wake-up, so the times are exact for every engine.
 @MainActor
 func play(
   _ edits: [Edit], on kind: EngineKind, delay: Duration? = nil, debounce: Duration = .seconds(1)
 ) async
   -> Shown
 {
-  var options = CalcOptions()
-  options.engine = CalcOptions.Engine(rawValue: kind.rawValue)!
-  options.delay = delay
-  options.debounce = debounce
-  let driver = await VirtualTimeDriver(options: options)
-  let log = OutcomeLog()
-  let clock = driver.clock
-  let record: @MainActor (Outcome) -> Void = { outcome in
-    log.shown.outcomes.append((clock.now.offset, log.editsMade, outcome))
-  }
-  if case .shared(let shared) = driver.model.engine {
-    shared.onOutcome = record
-  } else {
-    driver.model.onOutcome = record
-  }
-  for edit in edits {
-    if edit.at > driver.now { await driver.wait(edit.at - driver.now) }
-    // Counted before the engine reacts: outcomes shown while `set` waits come after this edit.
-    log.editsMade += 1
-    switch edit.field {
-    case .a: await driver.set(.a, to: edit.value)
-    case .b: await driver.set(.b, to: edit.value)
+  let clock = TestClock()
+  return await clock.lockstep {
+    let log = OutcomeLog()
+    let session = Session(kind, delay: delay, debounce: debounce, clock: clock) { outcome in
+      log.shown.outcomes.append((clock.now.offset, log.editsMade, outcome))
     }
+    await clock.advance(by: .zero)
+    for edit in edits {
+      if edit.at > clock.now.offset { await session.wait(edit.at - clock.now.offset) }
+      // Counted before the engine reacts: outcomes shown while `set` waits come after this edit.
+      log.editsMade += 1
+      await session.set(edit.field, to: edit.value)
+    }
+    await session.finish()
+    session.stop()
+    log.shown.finalStatus = session.model.status
+    return log.shown
   }
-  await driver.finish()
-  log.shown.finalStatus = driver.model.status
-  return log.shown
 }

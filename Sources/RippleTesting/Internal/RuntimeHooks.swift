@@ -1,0 +1,91 @@
+import Synchronization
+
+/// The two hooks of the Swift concurrency runtime that put a lockstep scope's jobs on its executor.
+///
+/// - `swift_task_enqueueGlobal_hook` sees every job sent to the global concurrent executor: new nonisolated
+///   tasks, `Task.detached`, task-group children, default actors' jobs, hops off an actor.
+/// - `swift_task_getMainExecutor_hook` answers every lookup of the main actor's executor.
+///
+/// Both are installed once, at the first lockstep scope, and stay: each forwards to the runtime's own
+/// function unless the job or lookup comes from a scope's pump (see ``_LockstepExecutor``), which is a
+/// thread comparison and two atomic loads. Docs/Decisions/LockstepRuntimeHooks.md has the research and the
+/// alternatives.
+enum _RuntimeHooks {
+  // The runtime calls hooks with the Swift calling convention; a thin function has that convention and no
+  // context, as the C declarations in the runtime's `ConcurrencyHooks.def` expect.
+  typealias EnqueueGlobalOriginal = @convention(thin) (UnownedJob) -> Void
+  typealias EnqueueGlobalHook = @convention(thin) (UnownedJob, EnqueueGlobalOriginal) -> Void
+  typealias GetMainExecutorOriginal = @convention(thin) () -> UnownedSerialExecutor
+  typealias GetMainExecutorHook = @convention(thin) (GetMainExecutorOriginal) -> UnownedSerialExecutor
+
+  /// Why the hooks cannot be installed, or `nil` once they are.
+  static var unavailableReason: String? { installation.reason }
+
+  private static let installation: (reason: String?, Void) = (install(), ())
+
+  /// The executor of the scope whose pump runs on the calling thread right now, if any.
+  static func pumpingExecutor() -> _LockstepExecutor? {
+    let thread = pumpThread.load(ordering: .acquiring)
+    guard thread != 0, thread == _Platform.currentThreadID() else { return nil }
+    return pumping.withLock { $0 }
+  }
+
+  /// The pump of `executor` starts running jobs on the calling thread (the main thread).
+  static func pumpStarted(_ executor: _LockstepExecutor) {
+    pumping.withLock { $0 = executor }
+    pumpThread.store(_Platform.currentThreadID(), ordering: .releasing)
+  }
+
+  /// The pump that runs on the calling thread stopped running jobs.
+  static func pumpStopped() {
+    pumpThread.store(0, ordering: .releasing)
+    pumping.withLock { $0 = nil }
+  }
+
+  /// The thread a pump runs on, 0 when none runs: only that thread ever sees its own number here, so the
+  /// hooks of every other thread return at the first comparison.
+  private static let pumpThread = Atomic<UInt>(0)
+  /// The executor whose pump runs; written and read, apart from the pump, only by the thread it runs on.
+  private static let pumping = Mutex<_LockstepExecutor?>(nil)
+
+  private static func install() -> String? {
+    let globalName = "swift_task_enqueueGlobal_hook"
+    let mainName = "swift_task_getMainExecutor_hook"
+    guard let global = _Platform.globalVariable(named: globalName) else {
+      return "the Swift runtime does not export \(globalName)"
+    }
+    guard let main = _Platform.globalVariable(named: mainName) else {
+      return "the Swift runtime does not export \(mainName)"
+    }
+    let globalHook = global.assumingMemoryBound(to: EnqueueGlobalHook?.self)
+    let mainHook = main.assumingMemoryBound(to: GetMainExecutorHook?.self)
+    guard globalHook.pointee == nil, mainHook.pointee == nil else {
+      return "another library has installed the concurrency runtime's enqueue hooks"
+    }
+    _install(globalHook, mainHook)
+    return nil
+  }
+}
+
+// A closure literal in a free function: a thin function cannot capture, not even the metatype that a closure
+// in a static method refers to.
+private func _install(
+  _ globalHook: UnsafeMutablePointer<_RuntimeHooks.EnqueueGlobalHook?>,
+  _ mainHook: UnsafeMutablePointer<_RuntimeHooks.GetMainExecutorHook?>
+) {
+  // A job enqueued on the global executor from an open scope's pump goes to the scope's queue.
+  globalHook.pointee = { job, original in
+    if let executor = _RuntimeHooks.pumpingExecutor(), executor.isOpen {
+      executor.enqueueGlobal(job)
+    } else {
+      original(job)
+    }
+  }
+  // In an open scope's pump, the main actor's executor is the scope's.
+  mainHook.pointee = { original in
+    if let executor = _RuntimeHooks.pumpingExecutor(), executor.isOpen {
+      return executor.asUnownedSerialExecutor()
+    }
+    return original()
+  }
+}
