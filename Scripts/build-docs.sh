@@ -65,6 +65,9 @@ for module in modules:
                 continue
             declared += 1
             name = "/".join(symbol["pathComponents"])
+            # Internals are internal: plumbing is `package` or internal, never public with a leading underscore.
+            if any(component.startswith("_") for component in symbol["pathComponents"]):
+                failures.append(f"{module}: {name} ({kind}) is public but named as an internal")
             comment = symbol.get("docComment")
             text = "\n".join(line["text"] for line in comment["lines"]) if comment else ""
             if not comment or comment.get("uri") != location["uri"] or not text.strip():

@@ -53,8 +53,11 @@ struct StandardStream: Sendable {
 
   /// The lines of standard input, read on a thread of their own so that a slow pipe never blocks the main
   /// actor or a thread of the cooperative pool.
-  static func inputLines() -> AsyncStream<String> {
-    let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
+  ///
+  /// The thread hands over every line one `read(2)` brought in at once, so a fast pipe costs one resumption of
+  /// the consumer per 64 KiB, not one per line.
+  static func inputLines() -> InputLines {
+    let (batches, continuation) = AsyncStream.makeStream(of: [String].self, bufferingPolicy: .unbounded)
     let readAll: @Sendable () -> Void = {
       // `read(2)` itself, not `readLine`, which answers `nil` both at the end and on an error (standard input
       // is a directory, say).
@@ -68,17 +71,38 @@ struct StandardStream: Sendable {
     // No thread: read on the caller's, which only matters for a slow pipe.
     case .failure: readAll()
     }
-    return lines
+    return InputLines(batches: batches)
   }
 
-  /// Reads `descriptor` to its end and hands over each line without its `\n` (or `\r\n`), invalid UTF-8
-  /// repaired, as `readLine` does; a last line without a newline counts too. Returns the `errno` of a failed
-  /// read, `nil` at the end.
-  static func readLines(from descriptor: Int32, into yield: (String) -> Void) -> Int32? {
+  /// The lines of standard input, as ``inputLines()`` reads them.
+  struct InputLines: AsyncSequence {
+    let batches: AsyncStream<[String]>
+
+    func makeAsyncIterator() -> Iterator { Iterator(batches: batches.makeAsyncIterator()) }
+
+    struct Iterator: AsyncIteratorProtocol {
+      var batches: AsyncStream<[String]>.Iterator
+      var batch: IndexingIterator<[String]> = [].makeIterator()
+
+      mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> String? {
+        while true {
+          if let line = batch.next() { return line }
+          guard let next = await batches.next(isolation: actor) else { return nil }
+          batch = next.makeIterator()
+        }
+      }
+    }
+  }
+
+  /// Reads `descriptor` to its end and hands over the lines of each `read(2)`, each without its `\n` (or
+  /// `\r\n`), invalid UTF-8 repaired, as `readLine` does; a last line without a newline counts too. Returns
+  /// the `errno` of a failed read, `nil` at the end.
+  static func readLines(from descriptor: Int32, into yield: ([String]) -> Void) -> Int32? {
     var pending: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    var lines: [String] = []
     func emit(_ line: ArraySlice<UInt8>) {
-      yield(String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self))
+      lines.append(String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self))
     }
     while true {
       let count = buffer.withUnsafeMutableBytes { Platform.read(descriptor, $0.baseAddress, $0.count) }
@@ -100,8 +124,15 @@ struct StandardStream: Sendable {
         start = index + 1
       }
       pending += buffer[start..<count]
+      if !lines.isEmpty {
+        yield(lines)
+        lines = []
+      }
     }
-    if !pending.isEmpty { emit(pending[...]) }
+    if !pending.isEmpty {
+      emit(pending[...])
+      yield(lines)
+    }
     return nil
   }
 }

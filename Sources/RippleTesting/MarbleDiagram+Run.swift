@@ -18,7 +18,7 @@ import Ripple
 /// ```
 ///
 /// **How it runs.** The inputs, the pipeline, the tasks its operators start and the consumer of the output
-/// all run on one serial executor (see ``TestClock/lockstep(_:)``). The clock starts at zero; whenever
+/// all run on one serial executor (see ``TestClock/lockstep(isolation:_:)``). The clock starts at zero; whenever
 /// nothing is left to run, it advances one tick (waking the sleepers due on the way, in deadline order), so
 /// every run of a test gives the same diagram. A value that arrives between ticks counts for the tick it
 /// arrived in.
@@ -32,9 +32,8 @@ import Ripple
 ///
 /// An input that is not a valid diagram gives an output of the form `invalid input 1: unclosed group at
 /// character 3`, which matches no diagram; use ``marbleDiagram(_:tick:_:)`` to get a thrown error instead.
-/// It may be called from any isolation (a `@MainActor` test too): `pipeline` is sent to the run's executor,
-/// so it cannot use actor-isolated state, and code on an actor with an executor of its own is not run in
-/// lockstep.
+/// It may be called from any isolation (a `@MainActor` test too): `pipeline` runs nonisolated, so it cannot
+/// use actor-isolated state; code on an actor with an executor of its own is not run in lockstep.
 public func marbles<Output: AsyncSequence>(
   _ inputs: String...,
   tick: Duration = .seconds(1),

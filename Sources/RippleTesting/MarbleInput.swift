@@ -1,7 +1,7 @@
 /// An input of a marble test: the values of a diagram, each delivered at its tick of a ``TestClock``.
 ///
 /// ``marbles(_:tick:_:)`` hands one to the pipeline for each input diagram; you can also make one yourself
-/// for a test in a ``TestClock/lockstep(_:)`` scope.
+/// for a test in a ``TestClock/lockstep(isolation:_:)`` scope.
 ///
 /// ```swift
 /// let clock = TestClock()

@@ -73,9 +73,9 @@ extension TestClock {
     }
     await executor.quiescent()
     executor.close()
-    // Once more, now that the scope captures nothing: resumed from the pump, this task goes back to the
-    // executor it would have without the scope, and from there to `isolation`'s own.
-    await executor.quiescent()
+    // Once more, off any actor, now that the scope captures nothing: resumed from the pump, this task goes to the
+    // global executor as it would without the scope, and from there back to `isolation`'s own.
+    await executor.quiescent(isolation: nil)
     return try outcome.get()
   }
 }

@@ -19,7 +19,7 @@ import Ripple
 /// print(ticks)  // 2.0 seconds
 /// ```
 ///
-/// **Lockstep or not.** Inside ``lockstep(_:)`` (and in ``marbles(_:tick:_:)``) every task of the test runs
+/// **Lockstep or not.** Inside ``lockstep(isolation:_:)`` (and in ``marbles(_:tick:_:)``) every task of the test runs
 /// on one serial executor, and `advance` waits, before each step, until that executor has nothing left to
 /// run: a task resumed at 2 s has done all it can at 2 s — including going back to sleep — before the clock
 /// moves on. Outside such a scope, `advance` still moves `now` to each due deadline in order and resumes the
@@ -104,8 +104,8 @@ public final class TestClock: Clock, Sendable {
   /// Equivalent to `advance(to: now.advanced(by: duration))`; see ``advance(to:)``. In a lockstep scope,
   /// `advance(by: .zero)` moves no time but lets every task run until it waits, for example until a task
   /// just started has gone to sleep.
-  public func advance(by duration: Duration) async {
-    await advance(to: now.advanced(by: duration))
+  public func advance(by duration: Duration, isolation: isolated (any Actor)? = #isolation) async {
+    await advance(to: now.advanced(by: duration), isolation: isolation)
   }
 
   /// Moves time forward to `deadline`, stopping at each sleeper's deadline on the way to wake it.
@@ -114,7 +114,7 @@ public final class TestClock: Clock, Sendable {
   /// resume in the order they went to sleep; a sleeper that goes back to sleep before `deadline` is woken
   /// again on the way. Finally `now` becomes `deadline`. A `deadline` in the past changes nothing.
   ///
-  /// In a lockstep scope (``lockstep(_:)``), each step first waits until the scope's executor is
+  /// In a lockstep scope (``lockstep(isolation:_:)``), each step first waits until the scope's executor is
   /// quiescent, so every task has reacted to one instant before the clock moves to the next; outside one,
   /// the resumed tasks run concurrently and may not have run yet when this returns.
   ///
@@ -132,10 +132,10 @@ public final class TestClock: Clock, Sendable {
   /// // woke at 1.0 seconds
   /// // now 3.0 seconds
   /// ```
-  public func advance(to deadline: Instant) async {
+  public func advance(to deadline: Instant, isolation: isolated (any Actor)? = #isolation) async {
     while true {
       let executor = machine.withLock { $0.executor }
-      if let executor { await executor.quiescent() }
+      if let executor { await executor.quiescent(isolation: isolation) }
       let due = machine.withLock { $0.advanced(toward: deadline) }
       if due.isEmpty { return }
       if let executor {
@@ -165,12 +165,12 @@ public final class TestClock: Clock, Sendable {
   ///   await sleeper
   /// }
   /// ```
-  public func run() async {
+  public func run(isolation: isolated (any Actor)? = #isolation) async {
     while true {
       let executor = machine.withLock { $0.executor }
-      if let executor { await executor.quiescent() }
+      if let executor { await executor.quiescent(isolation: isolation) }
       guard let next = machine.withLock({ $0.nextDeadline }) else { return }
-      await advance(to: next)
+      await advance(to: next, isolation: isolation)
     }
   }
 

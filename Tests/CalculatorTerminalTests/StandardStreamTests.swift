@@ -31,7 +31,7 @@ struct StandardStreamTests {
         Platform.close(pipe.write)
       }.get())
     var read: [String] = []
-    let failure = StandardStream.readLines(from: pipe.read) { read.append($0) }
+    let failure = StandardStream.readLines(from: pipe.read) { read.append(contentsOf: $0) }
     writer.join()
     Platform.close(pipe.read)
     #expect(failure == nil)

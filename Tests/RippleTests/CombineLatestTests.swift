@@ -1,6 +1,6 @@
 import Testing
 
-@_spi(Testing) @testable import Ripple
+@testable import Ripple
 
 @Suite("combineLatest", .timeLimit(.minutes(1)))
 struct CombineLatestTests {

@@ -1,6 +1,7 @@
 import Observation
-@testable import RippleTesting
 import Testing
+
+@testable import RippleTesting
 
 /// A view model written as for production: `@MainActor`, a plain `Task { }`, an injected clock.
 @MainActor @Observable final class SearchModel {
@@ -89,7 +90,9 @@ struct LockstepTests {
     let ran = await clock.lockstep { () -> Bool in
       MainActor.assertIsolated()
       let box = Box(false)
-      Task { MainActor.assertIsolated(); box.value = true }
+      Task {
+        MainActor.assertIsolated(); box.value = true
+      }
       #expect(!box.value)  // the new task waits for its creator to suspend
       await clock.advance(by: .zero)
       return box.value

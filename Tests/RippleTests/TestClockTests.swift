@@ -1,7 +1,7 @@
 import Ripple
 import Testing
 
-@_spi(Testing) @testable import Ripple
+@testable import Ripple
 @testable import RippleTesting
 
 @Suite("TestClock", .timeLimit(.minutes(1)))
@@ -174,8 +174,12 @@ struct TestClockTests {
     let inPump = await clock.lockstep {
       let body = _RuntimeHooks.pumpingExecutor() != nil
       async let child = _RuntimeHooks.pumpingExecutor() != nil
-      let one = AsyncStream<Int> { $0.yield(1); $0.finish() }
-      let two = AsyncStream<Int> { $0.yield(2); $0.finish() }
+      let one = AsyncStream<Int> {
+        $0.yield(1); $0.finish()
+      }
+      let two = AsyncStream<Int> {
+        $0.yield(2); $0.finish()
+      }
       let merged = merge(one, two).map { _ in _RuntimeHooks.pumpingExecutor() != nil }
       var operatorTasks: [Bool] = []
       for await inPump in merged { operatorTasks.append(inPump) }

@@ -18,12 +18,13 @@ import _RippleTSan
 /// data race. `_Mutex` tells the sanitizer that the lock was taken and released; without the sanitizer that is a
 /// test of a null weak symbol, and on Darwin, whose `Mutex` the sanitizer understands, nothing. Ripple's own
 /// code, and the modules built on it, use `_Mutex` so that a sanitizer report always means a real race.
-public struct _Mutex<Value: ~Copyable>: ~Copyable, Sendable {
+@usableFromInline
+package struct _Mutex<Value: ~Copyable>: ~Copyable, Sendable {
   @usableFromInline let mutex: Mutex<Value>
 
   /// Creates a lock around `initialValue`.
   @inlinable
-  public init(_ initialValue: consuming sending Value) {
+  package init(_ initialValue: consuming sending Value) {
     mutex = Mutex(initialValue)
   }
 
@@ -32,7 +33,7 @@ public struct _Mutex<Value: ~Copyable>: ~Copyable, Sendable {
   /// The body must not suspend, block on another lock held in the opposite order, or call `withLock` on the same
   /// lock.
   @inlinable
-  public borrowing func withLock<Result, E: Error>(
+  package borrowing func withLock<Result, E: Error>(
     _ body: (inout sending Value) throws(E) -> sending Result
   ) throws(E) -> sending Result {
     try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in

@@ -32,23 +32,23 @@ final class _LockstepExecutor: SerialExecutor, @unchecked Sendable {
   }
 
   private struct State {
-    /// The queue is `items[head...]`; the consumed prefix is dropped when the queue runs dry.
+    /// The queue, oldest first; the pump takes all of it at once.
     var items: [Item] = []
-    var head = 0
     /// Whether a pump block is queued on the main queue or running.
     var isPumpScheduled = false
     /// Tasks waiting for quiescence.
     var waiters: [UnsafeContinuation<Void, Never>] = []
-    var isOpen = true
   }
 
-  /// How many items one pump block runs before it lets other main-queue work run.
+  /// How many items one pump block runs, at least, before it lets other main-queue work run.
   static let jobsPerTurn = 256
 
   /// The executor a job for the global concurrent executor runs on: the "generic" executor, two zero words.
   private static let generic = unsafeBitCast((UInt(0), UInt(0)), to: UnownedSerialExecutor.self)
 
   private let state = Mutex(State())
+  /// Read by the hooks on every job the pump's jobs enqueue, so an atomic rather than part of `state`.
+  private let open = Atomic<Bool>(true)
 
   /// Creates the executor of a new scope and keeps it forever (see the type's documentation).
   static func make() -> _LockstepExecutor {
@@ -83,20 +83,20 @@ final class _LockstepExecutor: SerialExecutor, @unchecked Sendable {
   // MARK: Scope
 
   /// Whether the scope is still open: its pump captures the jobs its jobs enqueue.
-  var isOpen: Bool { state.withLock { $0.isOpen } }
+  var isOpen: Bool { open.load(ordering: .acquiring) }
 
   /// The scope ended: from now on, jobs enqueued from its pump go where they would without it.
   func close() {
-    state.withLock { $0.isOpen = false }
+    open.store(false, ordering: .releasing)
   }
 
   /// Returns once the executor has been quiescent: its queue empty and no job running.
   ///
   /// Called from a task of the scope, it returns after every other job queued before or during the wait has
   /// run (the caller's own resumption is then the only job). Waiters are resumed together, each time the
-  /// queue runs dry.
-  func quiescent() async {
-    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+  /// queue runs dry. It runs on the caller's isolation, so waiting costs no executor hop.
+  func quiescent(isolation: isolated (any Actor)? = #isolation) async {
+    await withUnsafeContinuation(isolation: isolation) { (continuation: UnsafeContinuation<Void, Never>) in
       let schedule = state.withLock { state in
         state.waiters.append(continuation)
         return Self.schedulePump(&state)
@@ -124,47 +124,54 @@ final class _LockstepExecutor: SerialExecutor, @unchecked Sendable {
 
   /// Runs on the main queue: drains the queue, then resumes the quiescence waiters, until both are empty or
   /// the turn is over.
+  ///
+  /// It takes the whole queue under one lock and runs it; jobs those enqueue form the next batch, so the order
+  /// is FIFO and the lock is taken once per batch rather than once per job.
   private func pump() {
     enum Next {
-      case item(Item)
+      case batch
       case waiters([UnsafeContinuation<Void, Never>])
-      case yield
       case done
     }
     _RuntimeHooks.pumpStarted(self)
-    var budget = Self.jobsPerTurn
-    loop: while true {
+    defer { _RuntimeHooks.pumpStopped() }
+    var batch: [Item] = []
+    var ran = 0
+    while true {
       let next = state.withLock { state -> Next in
-        if state.head < state.items.count {
-          if budget == 0 { return .yield }
-          budget -= 1
-          let item = state.items[state.head]
-          state.head += 1
-          if state.head == state.items.count {
-            state.items.removeAll(keepingCapacity: true)
-            state.head = 0
-          }
-          return .item(item)
+        if !state.items.isEmpty {
+          swap(&batch, &state.items)
+          return .batch
         }
         if !state.waiters.isEmpty {
-          defer { state.waiters.removeAll(keepingCapacity: true) }
-          return .waiters(state.waiters)
+          let waiters = state.waiters
+          state.waiters = []
+          return .waiters(waiters)
         }
         state.isPumpScheduled = false
         return .done
       }
       switch next {
-      case .item(.global(let job)): job.runSynchronously(on: Self.generic)
-      case .item(.main(let job)): job.runSynchronously(on: asUnownedSerialExecutor())
-      case .item(.action(let action)): action()
-      case .waiters(let waiters): for waiter in waiters { waiter.resume() }
-      case .yield:
-        _RuntimeHooks.pumpStopped()
-        _Platform.runOnMainQueue { self.pump() }
+      case .batch:
+        for item in batch {
+          switch item {
+          case .global(let job): job.runSynchronously(on: Self.generic)
+          case .main(let job): job.runSynchronously(on: asUnownedSerialExecutor())
+          case .action(let action): action()
+          }
+        }
+        ran += batch.count
+        batch.removeAll(keepingCapacity: true)
+        if ran >= Self.jobsPerTurn {
+          // The pump stays scheduled: the next block goes on where this one stopped.
+          _Platform.runOnMainQueue { self.pump() }
+          return
+        }
+      case .waiters(let waiters):
+        for waiter in waiters { waiter.resume() }
+      case .done:
         return
-      case .done: break loop
       }
     }
-    _RuntimeHooks.pumpStopped()
   }
 }

@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,7 +9,6 @@ import Darwin
 #else
 #error("RippleTesting needs POSIX: Glibc, Musl or Darwin")
 #endif
-import Dispatch
 
 /// The operating-system calls of the lockstep executor, so that the differences between Glibc, Musl and Darwin
 /// sit side by side in this one file.

@@ -27,26 +27,30 @@ enum _RuntimeHooks {
   static func pumpingExecutor() -> _LockstepExecutor? {
     let thread = pumpThread.load(ordering: .acquiring)
     guard thread != 0, thread == _Platform.currentThreadID() else { return nil }
-    return pumping.withLock { $0 }
+    // Only the pump's own thread gets here, and only the pump writes `pumping`: no other thread can race.
+    let address = pumping.load(ordering: .relaxed)
+    guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
+    // Executors are never freed (see `_LockstepExecutor.make()`), so the address stays valid.
+    return Unmanaged<_LockstepExecutor>.fromOpaque(pointer).takeUnretainedValue()
   }
 
   /// The pump of `executor` starts running jobs on the calling thread (the main thread).
   static func pumpStarted(_ executor: _LockstepExecutor) {
-    pumping.withLock { $0 = executor }
+    pumping.store(UInt(bitPattern: Unmanaged.passUnretained(executor).toOpaque()), ordering: .relaxed)
     pumpThread.store(_Platform.currentThreadID(), ordering: .releasing)
   }
 
   /// The pump that runs on the calling thread stopped running jobs.
   static func pumpStopped() {
     pumpThread.store(0, ordering: .releasing)
-    pumping.withLock { $0 = nil }
+    pumping.store(0, ordering: .relaxed)
   }
 
   /// The thread a pump runs on, 0 when none runs: only that thread ever sees its own number here, so the
   /// hooks of every other thread return at the first comparison.
   private static let pumpThread = Atomic<UInt>(0)
-  /// The executor whose pump runs; written and read, apart from the pump, only by the thread it runs on.
-  private static let pumping = Mutex<_LockstepExecutor?>(nil)
+  /// The address of the executor whose pump runs, 0 when none runs.
+  private static let pumping = Atomic<UInt>(0)
 
   private static func install() -> String? {
     let globalName = "swift_task_enqueueGlobal_hook"
