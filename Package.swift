@@ -37,22 +37,19 @@ let package = Package(
     // `--clock virtual` drives a `TestClock`, so the terminal front end links RippleTesting.
     .target(
       name: "CalculatorTerminal", dependencies: ["Calculator", "RippleTesting"], swiftSettings: strictSettings),
-    // ThreadSanitizer's suppressions for calc and the test binary: reports from the toolchain's runtime, not from
-    // Ripple (see Docs/Reliability.md). The hook is only ever called by the sanitizer's runtime.
-    .target(name: "ThreadSanitizerSuppressions", publicHeadersPath: "."),
     .executableTarget(
-      name: "calc", dependencies: ["CalculatorTerminal", "ThreadSanitizerSuppressions"], swiftSettings: strictSettings),
+      name: "calc", dependencies: ["CalculatorTerminal"], swiftSettings: strictSettings),
     .executableTarget(name: "ripple-bench", dependencies: ["Ripple"], swiftSettings: strictSettings),
     .testTarget(
-      name: "RippleTests", dependencies: ["Ripple", "RippleTesting", "ThreadSanitizerSuppressions"],
+      name: "RippleTests", dependencies: ["Ripple", "RippleTesting"],
       swiftSettings: strictSettings),
     .testTarget(
       name: "CalculatorTests",
-      dependencies: ["Calculator", "CalculatorTerminal", "RippleTesting", "ThreadSanitizerSuppressions"],
+      dependencies: ["Calculator", "CalculatorTerminal", "RippleTesting"],
       swiftSettings: strictSettings),
     .testTarget(
       name: "CalculatorTerminalTests",
-      dependencies: ["CalculatorTerminal", "RippleTesting", "ThreadSanitizerSuppressions"],
+      dependencies: ["CalculatorTerminal", "RippleTesting"],
       swiftSettings: strictSettings),
   ],
   swiftLanguageModes: [.v6]

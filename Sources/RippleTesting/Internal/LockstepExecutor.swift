@@ -1,3 +1,4 @@
+import Ripple
 import Synchronization
 
 /// The serial executor of one lockstep scope: every job of the scope's tasks runs here, one at a time, in the
@@ -19,7 +20,7 @@ import Synchronization
 /// An executor is never freed: a task the scope started may still hop to it after the scope ended (it then
 /// just keeps running that task's jobs on the main queue).
 final class _LockstepExecutor: SerialExecutor, @unchecked Sendable {
-  // @unchecked: the mutable state is in `state`, a `Mutex`.
+  // @unchecked: the mutable state is in `state`, a `_Mutex`.
 
   /// One entry of the queue.
   private enum Item {
@@ -46,7 +47,7 @@ final class _LockstepExecutor: SerialExecutor, @unchecked Sendable {
   /// The executor a job for the global concurrent executor runs on: the "generic" executor, two zero words.
   private static let generic = unsafeBitCast((UInt(0), UInt(0)), to: UnownedSerialExecutor.self)
 
-  private let state = Mutex(State())
+  private let state = _Mutex(State())
   /// Read by the hooks on every job the pump's jobs enqueue, so an atomic rather than part of `state`.
   private let open = Atomic<Bool>(true)
 
