@@ -20,26 +20,27 @@ public enum CalcCommand {
 
   @MainActor
   private static func run(arguments: [String]) async -> Int32 {
-    let options: CalcOptions
+    let parsed: CalcOptions
     do {
-      options = try CalcOptions.parse(arguments)
+      parsed = try CalcOptions.parse(arguments)
     } catch {
       return usageError(error)
     }
-    if options.help {
+    if parsed.help {
       StandardStream.output.write(CalcOptions.usage + "\n")
       return 0
     }
-    if options.version {
+    if parsed.version {
       StandardStream.output.write(CalcOptions.versionText + "\n")
       return 0
     }
     // The form needs a terminal on both sides: `calc > file` from a terminal reads a typed script instead of
     // writing escape sequences into the file.
     let inputIsTerminal = Platform.isTerminal(Platform.standardInput)
-    let interactive = !options.script && inputIsTerminal && Platform.isTerminal(Platform.standardOutput)
+    let interactive = !parsed.script && inputIsTerminal && Platform.isTerminal(Platform.standardOutput)
+    let options: CalcOptions
     do {
-      try options.check(interactive: interactive)
+      options = try parsed.resolved(interactive: interactive)
     } catch {
       return usageError(error)
     }

@@ -10,11 +10,15 @@ struct CalcOptionsTests {
     #expect(options.engine == .pipeline)
     #expect(options.clock == .real)
     #expect(options.debounce == .seconds(1))
-    #expect(options.effectiveDelay == .zero)
+    #expect(options.delay(for: .pipeline) == .zero)
     for (engine, delay) in [(CalcOptions.Engine.debounce, Duration.zero), (.task, .seconds(1)), (.shared, .seconds(1))]
     {
-      #expect(try CalcOptions.parse(["--engine", engine.rawValue]).effectiveDelay == delay)
+      #expect(options.delay(for: engine) == delay)
     }
+    // Without --engine: the four designs side by side in the form, the pipeline for a script.
+    #expect(try options.resolved(interactive: true).engine == .all)
+    #expect(try options.resolved(interactive: false).engine == .pipeline)
+    #expect(try CalcOptions.parse(["--engine", "task"]).resolved(interactive: true).engine == .task)
   }
 
   @Test("every flag, in both spellings")
@@ -27,7 +31,8 @@ struct CalcOptionsTests {
     ])
     #expect(spaced == attached)
     #expect(spaced.engine == .debounce)
-    #expect(spaced.effectiveDelay == .milliseconds(250))
+    #expect(spaced.delay(for: .debounce) == .milliseconds(250))
+    #expect(spaced.delay(for: .task) == .milliseconds(250))
     #expect(spaced.debounce == .milliseconds(1500))
     #expect(spaced.clock == .virtual)
     #expect(spaced.script && spaced.json)
@@ -39,7 +44,7 @@ struct CalcOptionsTests {
   @Test(
     "a bad command line names the argument",
     arguments: [
-      (["--engine", "combine"], "--engine: unknown engine 'combine'; use pipeline, debounce, task or shared"),
+      (["--engine", "combine"], "--engine: unknown engine 'combine'; use pipeline, debounce, task, shared or all"),
       (["--engine"], "--engine needs a value"),
       (["--delay", "--json"], "--delay needs a value"),
       (["--delay", "fast"], "--delay: 'fast' is not a duration: it must start with a number (e.g. 1.5s, 250ms)"),
@@ -61,22 +66,33 @@ struct CalcOptionsTests {
     "`--` ends the options",
     arguments: [
       (["--"], CalcOptions()),
-      (["--engine", "task", "--"], options { $0.engine = .task }),
+      (
+        ["--engine", "task", "--"],
+        options {
+          $0.engine = .task; $0.engineGiven = true
+        }
+      ),
       (["--clock=virtual", "--"], options { $0.clock = .virtual }),
     ])
   func endOfOptions(arguments: [String], expected: CalcOptions) throws {
     #expect(try CalcOptions.parse(arguments) == expected)
   }
 
-  @Test("--debounce is an error unless the engine is debounce")
+  @Test("--debounce is an error unless the engine is debounce or all")
   func debounceAppliesToTheDebounceEngine() throws {
     #expect(try CalcOptions.parse(["--engine", "debounce", "--debounce", "2s"]).debounce == .seconds(2))
     #expect(try CalcOptions.parse(["--debounce", "2s", "--engine=debounce"]).debounce == .seconds(2))
+    #expect(try CalcOptions.parse(["--engine", "all", "--debounce", "2s"]).debounce == .seconds(2))
+    let message = "--debounce only applies to --engine debounce (or all)"
     for engine in ["pipeline", "task", "shared"] {
-      #expect(throws: CalcOptions.UsageError(message: "--debounce only applies to --engine debounce")) {
+      #expect(throws: CalcOptions.UsageError(message: message)) {
         try CalcOptions.parse(["--engine", engine, "--debounce", "2s"])
       }
     }
+    // Without --engine it depends on the mode: the form shows all four designs, a script runs the pipeline.
+    let unnamed = try CalcOptions.parse(["--debounce", "2s"])
+    #expect(try unnamed.resolved(interactive: true).debounce == .seconds(2))
+    #expect(throws: CalcOptions.UsageError(message: message)) { try unnamed.resolved(interactive: false) }
   }
 
   @Test(
@@ -92,8 +108,8 @@ struct CalcOptionsTests {
     ])
   func scriptOnlyOptions(arguments: [String], message: String) throws {
     let options = try CalcOptions.parse(arguments)
-    #expect(throws: CalcOptions.UsageError(message: message)) { try options.check(interactive: true) }
-    try options.check(interactive: false)
+    #expect(throws: CalcOptions.UsageError(message: message)) { try options.resolved(interactive: true) }
+    _ = try options.resolved(interactive: false)
   }
 
   @Test(

@@ -55,10 +55,10 @@ struct CalcScriptEndToEndTests {
     let result = try calc("", "--engine combine", errors: true)
     #expect(
       result.output
-        == "calc: --engine: unknown engine 'combine'; use pipeline, debounce, task or shared\nsee 'calc --help'\n")
+        == "calc: --engine: unknown engine 'combine'; use pipeline, debounce, task, shared or all\nsee 'calc --help'\n")
     #expect(result.status == 2)
     let misplaced = try calc("", "--engine task --debounce 2s", errors: true)
-    #expect(misplaced.output == "calc: --debounce only applies to --engine debounce\nsee 'calc --help'\n")
+    #expect(misplaced.output == "calc: --debounce only applies to --engine debounce (or all)\nsee 'calc --help'\n")
     #expect(misplaced.status == 2)
   }
 

@@ -10,7 +10,7 @@ struct DocExampleTests {
   func calcOptions() throws {
     let options = try CalcOptions.parse(["--engine", "task", "--delay", "250ms"])
     #expect(options.engine == .task)
-    #expect(options.effectiveDelay == .milliseconds(250))
+    #expect(options.delay(for: .task) == .milliseconds(250))
   }
 
   @Test("FormState")

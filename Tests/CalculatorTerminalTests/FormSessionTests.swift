@@ -105,6 +105,48 @@ struct FormSessionTests {
     }
   }
 
+  @Test("--engine all: one pair of fields, the four designs side by side, each with its counters")
+  func allSideBySide() async throws {
+    let clock = TestClock()
+    try await clock.lockstep {
+      let options = try CalcOptions.parse([]).resolved(interactive: true)
+      let panels = options.makePanels(clock: clock)
+      #expect(panels.map(\.design) == CalcOptions.Engine.designs)
+      let harness = SessionHarness(
+        models: panels.map(\.model), labels: panels.map(\.design.rawValue), counts: panels.map(\.counts),
+        clock: clock)
+      harness.type("1")
+      harness.type([.tab, .character("2")])
+      await clock.advance(by: .zero)
+      await harness.waitForScreen { $0[5] == "    pipeline  = 3" }
+      #expect(harness.screen[2] == "    a [1                       ]")
+      #expect(harness.screen[3] == "  › b [2                       ]")
+      #expect(harness.screen[7] == "    debounce  settling: waits for the typing to stop")
+      #expect(harness.screen[9].hasPrefix("    task      ") && harness.screen[9].hasSuffix(" computing…"))
+      #expect(harness.screen[11].hasPrefix("    shared    ") && harness.screen[11].hasSuffix(" computing…"))
+
+      harness.type("0")  // b = 20: the restarting designs cancel their calculation of 1 + 2
+      await clock.advance(by: .zero)
+      await harness.waitForScreen { $0[5] == "    pipeline  = 21" }
+      await clock.advance(by: .seconds(1))
+      await harness.waitForScreen { $0[7] == "    debounce  = 21" && $0[9] == "    task      = 21" }
+      #expect(
+        Array(harness.screen[5...12]) == [
+          "    pipeline  = 21",
+          "              2 started · 0 cancelled · 2 shown",
+          "    debounce  = 21",
+          "              1 started · 0 cancelled · 1 shown",
+          "    task      = 21",
+          "              2 started · 1 cancelled · 1 shown",
+          "    shared    = 21",
+          "              2 started · 1 cancelled · 1 shown",
+        ])
+      #expect(models(panels).allSatisfy { $0.input == Input(a: 1, b: 20) })
+    }
+  }
+
+  private func models(_ panels: [Panel]) -> [CalculatorModel] { panels.map(\.model) }
+
   @Test(
     "q and Escape quit with 0, Ctrl-C with 130, the end of input with 0",
     arguments: [

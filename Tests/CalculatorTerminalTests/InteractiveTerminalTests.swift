@@ -87,6 +87,36 @@ struct InteractiveTerminalTests {
     Self.expectRestored(tmux)
   }
 
+  @Test("with no flags, the four designs side by side: a calculation in flight, a cancellation, the spinner")
+  func allDesignsByDefault() async throws {
+    let tmux = try Tmux(script: Self.script(""))
+    defer { tmux.close() }
+
+    try await tmux.waitForScreen("the form") { $0.contains(Self.help) }
+    try tmux.send("1", literal: true)
+    try tmux.send("Tab")
+    try tmux.send("2", literal: true)
+    // At once: the pipeline's sum, the debounce settling, the restarting designs computing (with the spinner).
+    try await tmux.waitForScreen("3 from the pipeline, the others busy") { screen in
+      let lines = Self.trimmed(screen)
+      return lines.contains("    pipeline  = 3")
+        && lines.contains { $0.hasPrefix("    task      ") && $0.hasSuffix(" computing…") }
+    }
+    try tmux.send("0", literal: true)  // b = 20 while task and shared compute 1 + 2: both cancel it
+    let screen = try await tmux.waitForScreen("21 from every design") { screen in
+      Self.trimmed(screen).filter { $0.hasSuffix("  = 21") }.count == 4
+    }
+    #expect(Self.trimmed(screen).contains("              2 started · 1 cancelled · 1 shown"))
+    // The README shows this very screen, for this command line.
+    let pictured = ReadmeTests.block(after: "`swift run calc`, after typing `1`, Tab, `2` and, while")
+    #expect(!pictured.isEmpty, "the README's picture of the four designs was not found")
+    #expect(Array(Self.trimmed(screen).prefix(pictured.count)) == pictured)
+
+    try tmux.send("q", literal: true)
+    try await tmux.waitForScreen("calc to exit") { $0.contains("calc exited 0") }
+    Self.expectRestored(tmux)
+  }
+
   enum Exit: String, CaseIterable, CustomTestStringConvertible {
     case q, escape, interrupt, terminate, hangUp, interruptSignal, quitSignal
 

@@ -50,7 +50,7 @@ struct ScriptRunnerTests {
     #expect(both.output == "0.000 settling\n0.300 computing\n1.300 result 3\n")
   }
 
-  @Test("the end of input waits for the calculation in flight", arguments: CalcOptions.Engine.allCases)
+  @Test("the end of input waits for the calculation in flight", arguments: CalcOptions.Engine.designs)
   func endOfInput(engine: CalcOptions.Engine) async throws {
     let result = try await run("a 1\nb 2", ["--engine", engine.rawValue, "--delay", "3s"])
     let expected =
@@ -58,7 +58,45 @@ struct ScriptRunnerTests {
     #expect(result.output == expected)
   }
 
-  @Test("overflow is an error in words, and the next input calculates again", arguments: CalcOptions.Engine.allCases)
+  @Test("--engine all: the four designs on one input, each event line naming its engine, in time order")
+  func allSideBySide() async throws {
+    let result = try await run("a 1\nb 2", ["--engine", "all", "--delay", "3s"])
+    #expect(
+      result.output == """
+        0.000 pipeline computing
+        0.000 debounce settling
+        0.000 task computing
+        0.000 shared computing
+        1.000 debounce computing
+        3.000 pipeline result 3
+        3.000 task result 3
+        3.000 shared result 3
+        4.000 debounce result 3
+
+        """)
+    // Fast typing with each design's own delay: the pipeline shows every pair at once, the debounce waits for the
+    // typing to stop, the restarting designs cancel and show only the last sum.
+    let typing = try await run(Self.fastTyping, ["--engine", "all"])
+    #expect(
+      typing.output == """
+        0.000 pipeline computing
+        0.000 debounce settling
+        0.000 task computing
+        0.000 shared computing
+        0.000 pipeline result 31
+        0.500 pipeline computing
+        0.500 pipeline result 42
+        1.500 debounce result 42
+        1.500 task result 42
+        1.500 shared result 42
+
+        """)
+    let json = try await run("a 1\nb 2\n", ["--engine", "all", "--json"])
+    #expect(json.output.split(separator: "\n").first == #"{"time":0.000,"engine":"pipeline","event":"computing"}"#)
+    #expect(json.output.split(separator: "\n").count == 8)
+  }
+
+  @Test("overflow is an error in words, and the next input calculates again", arguments: CalcOptions.Engine.designs)
   func overflow(engine: CalcOptions.Engine) async throws {
     let result = try await run("a 9223372036854775807\nb 1\nwait 3s\nb 0\n", ["--engine", engine.rawValue])
     #expect(result.output.contains("error result out of range\n"))

@@ -18,14 +18,23 @@ import Ripple
 /// ```
 ///
 /// An edit sets the edited panel's model; every model's numbers are then copied back into the form, so with a
-/// shared calculation an edit in one panel shows in the other. The spinner's timer runs only while some model
-/// is computing. ``stop()`` ends the observation and the timer.
+/// shared calculation an edit in one panel shows in the other. Side by side (`--engine all`, `labels` given),
+/// the form has one pair of fields, an edit sets every model, and each model's result line carries its label and
+/// its counters. The spinner's timer runs only while some model is computing. ``stop()`` ends the observation
+/// and the timer.
 @MainActor
 final class FormSession {
   /// The view state.
   private(set) var form: FormState
-  /// One model per panel.
+  /// One model per result line.
   let models: [CalculatorModel]
+  /// Each result line's label when the models are shown side by side on one input; `nil` for a panel each.
+  let labels: [String]?
+  /// Each model's calculation counts, when the result lines show them.
+  let counts: [CalculationCounts]
+  /// How many outcomes each result line has shown.
+  private(set) var shownCounts: [Int]
+  private var lastShown: [CalculatorStatus?]
   /// What the terminal shows.
   private(set) var screen: Screen
   /// Spinner ticks since the session started.
@@ -38,14 +47,21 @@ final class FormSession {
   private var observers: [Task<Void, Never>] = []
   private var ticker: Task<Void, Never>?
 
-  /// Creates a session with one panel per model.
+  /// Creates a session with one panel per model, or with `labels` (one per model) the models side by side under
+  /// one pair of fields, each result line showing `counts` when given.
   init(
-    models: [CalculatorModel], title: String, size: TerminalSize, colour: Bool, clock: some Clock<Duration>,
+    models: [CalculatorModel], labels: [String]? = nil, counts: [CalculationCounts] = [], title: String,
+    size: TerminalSize, colour: Bool, clock: some Clock<Duration>,
     post: @escaping @Sendable (AppEvent) -> Void, write: @escaping (String) -> Void
   ) {
     precondition(!models.isEmpty, "a form needs at least one model")
+    precondition(labels.map { $0.count == models.count } ?? true, "one label per model")
     self.models = models
-    form = FormState(panelCount: models.count)
+    self.labels = labels
+    self.counts = counts
+    shownCounts = Array(repeating: 0, count: models.count)
+    lastShown = Array(repeating: nil, count: models.count)
+    form = FormState(panelCount: labels == nil ? models.count : 1)
     screen = Screen(size: size, colour: colour)
     renderer = FormRenderer(title: title)
     self.clock = AnyClock(clock)
@@ -104,10 +120,26 @@ final class FormSession {
 
   /// Copies the models' numbers into the form, starts or stops the spinner, and draws what changed.
   private func refresh() {
-    for (index, model) in models.enumerated() {
-      form.show(model.input, inPanel: index)
+    for index in form.panels.indices {
+      form.show(models[index].input, inPanel: index)
     }
-    let results = models.map { PanelResult(status: $0.status, last: $0.result) }
+    var results: [PanelResult] = []
+    for (index, model) in models.enumerated() {
+      let status = model.status
+      switch status {
+      case .result, .error:
+        if lastShown[index] != status { shownCounts[index] += 1 }
+      case .waiting, .settling, .computing: break
+      }
+      lastShown[index] = status
+      var result = PanelResult(status: status, last: model.result)
+      result.label = labels?[index]
+      if index < counts.count {
+        result.counts = .init(
+          started: counts[index].started, cancelled: counts[index].cancelled, shown: shownCounts[index])
+      }
+      results.append(result)
+    }
     updateTicker(computing: results.contains { $0.status == .computing })
     let output = screen.draw(renderer.render(form, results: results, tick: tick))
     if !output.isEmpty { write(output) }
@@ -117,9 +149,10 @@ final class FormSession {
   /// calculation keeps what the other panel set.
   private func push(_ panel: Int) {
     let input = form.panels[panel].input
-    let model = models[panel]
-    if model.a != input.a { model.a = input.a }
-    if model.b != input.b { model.b = input.b }
+    for model in labels == nil ? [models[panel]] : models {
+      if model.a != input.a { model.a = input.a }
+      if model.b != input.b { model.b = input.b }
+    }
   }
 
   private func updateTicker(computing: Bool) {

@@ -2,7 +2,8 @@ import Calculator
 
 /// The interactive form: `calc` when standard input is a terminal.
 ///
-/// It builds the models the options ask for (two panels on one ``SharedCalculation`` for `--engine shared`),
+/// It builds the models the options ask for (two panels on one ``SharedCalculation`` for `--engine shared`, the
+/// four designs side by side on one pair of fields for `--engine all`, the default),
 /// enters raw mode through ``RawMode``, and runs the one event loop: keys, resizes and the end of input from the
 /// ``InputReader`` thread, model changes and spinner ticks from the ``FormSession``, all through one stream.
 /// Returns the exit status: 0 after `q` or Escape, 130 after Ctrl-C, 1 when the terminal cannot be used.
@@ -12,12 +13,11 @@ struct InteractiveApp {
   let options: CalcOptions
 
   func run() async -> Int32 {
-    let models = options.makeModels(
-      calculator: .live(delay: options.effectiveDelay, clock: ContinuousClock()), clock: ContinuousClock())
+    let panels = options.makePanels(clock: ContinuousClock())
     let colour = !Self.environmentSays("NO_COLOR")
     do {
       return try await RawMode.run(input: Platform.standardInput, output: Platform.standardOutput) {
-        try await loop(models: models, colour: colour)
+        try await loop(panels: panels, colour: colour)
       }
     } catch {
       StandardStream.error.write("calc: \(error)\n")
@@ -25,12 +25,15 @@ struct InteractiveApp {
     }
   }
 
-  private func loop(models: [CalculatorModel], colour: Bool) async throws -> Int32 {
+  private func loop(panels: [Panel], colour: Bool) async throws -> Int32 {
     let (events, continuation) = AsyncStream.makeStream(of: AppEvent.self)
     let reader = try InputReader.start(input: Platform.standardInput) { continuation.yield(.terminal($0)) }
     defer { reader.stop() }
+    let sideBySide = options.engine == .all
     let session = FormSession(
-      models: models, title: title, size: TerminalSize.of(descriptor: Platform.standardOutput), colour: colour,
+      models: panels.map(\.model), labels: sideBySide ? panels.map(\.design.rawValue) : nil,
+      counts: sideBySide ? panels.map(\.counts) : [], title: title,
+      size: TerminalSize.of(descriptor: Platform.standardOutput), colour: colour,
       clock: ContinuousClock(), post: { continuation.yield($0) }, write: { TerminalRestorer.write($0) })
     session.start()
     defer { session.stop() }
@@ -40,12 +43,18 @@ struct InteractiveApp {
     return 0
   }
 
-  /// `calc · the slow calculator · engine task · delay 1s`
+  /// `calc · the slow calculator · engine task · delay 1s`; with `all`,
+  /// `calc · the four designs side by side · debounce 1s · delay 0s/0s/1s/1s`.
   var title: String {
-    var parts = ["calc · the slow calculator", "engine \(options.engine.rawValue)"]
-    if options.engine == .debounce { parts.append("debounce \(Self.words(options.debounce))") }
-    parts.append("delay \(Self.words(options.effectiveDelay))")
-    return parts.joined(separator: " · ")
+    guard options.engine == .all else {
+      var parts = ["calc · the slow calculator", "engine \(options.engine.rawValue)"]
+      if options.engine == .debounce { parts.append("debounce \(Self.words(options.debounce))") }
+      parts.append("delay \(Self.words(options.delay(for: options.engine)))")
+      return parts.joined(separator: " · ")
+    }
+    let delays = CalcOptions.Engine.designs.map { Self.words(options.delay(for: $0)) }
+    return "calc · the four designs side by side · debounce \(Self.words(options.debounce)) · delay "
+      + delays.joined(separator: "/")
   }
 
   /// `1s`, `1.5s`, `250ms`, `0s`.

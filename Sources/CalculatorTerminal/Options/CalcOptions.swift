@@ -5,17 +5,23 @@ import Calculator
 /// Parse it with ``parse(_:)``; a flag it does not know, or a value it cannot read, throws a ``UsageError`` whose
 /// message names the argument. `--` ends the options; as `calc` takes no operands, anything after it is an error.
 /// Defaults follow the designs: `pipeline` and `debounce` calculate with no delay, `task` and `shared` with a
-/// one-second delay; the debounce waits one second.
+/// one-second delay; the debounce waits one second. Without `--engine`, the form shows `all` four designs side
+/// by side and a script runs `pipeline` (``resolved(interactive:)`` decides).
 ///
 /// ```swift
 /// let options = try CalcOptions.parse(["--engine", "task", "--delay", "250ms"])
-/// options.engine          // .task
-/// options.effectiveDelay  // 250 ms
+/// options.engine               // .task
+/// options.delay(for: .task)    // 250 ms
 /// ```
 public struct CalcOptions: Equatable, Sendable {
-  /// The design the model runs, as `--engine` names it.
+  /// The design the model runs, as `--engine` names it, or `all` of them side by side on one input.
   public enum Engine: String, CaseIterable, Sendable {
     case pipeline, debounce, task, shared
+    /// The four designs side by side, in the order of ``designs``.
+    case all
+
+    /// The four designs, in the order `--engine all` shows them.
+    public static let designs: [Engine] = [.pipeline, .debounce, .task, .shared]
   }
 
   /// Which clock times the calculator and the debounce.
@@ -26,8 +32,12 @@ public struct CalcOptions: Equatable, Sendable {
     case virtual
   }
 
-  /// `--engine`; `pipeline` by default.
+  /// `--engine`; without it, `pipeline` until ``resolved(interactive:)`` picks the mode's default.
   public var engine: Engine = .pipeline
+  /// Whether `--engine` was given.
+  public var engineGiven = false
+  /// Whether `--debounce` was given.
+  public var debounceGiven = false
   /// `--delay`: how slow the calculator is; `nil` for the engine's default.
   public var delay: Duration?
   /// `--debounce`: how long the debounce engine waits for typing to settle.
@@ -46,12 +56,13 @@ public struct CalcOptions: Equatable, Sendable {
   /// Options with every default.
   public init() {}
 
-  /// The calculator delay to use: `--delay`, or the engine's default.
-  public var effectiveDelay: Duration {
+  /// The calculator delay `design` uses: `--delay`, or the design's default (none for `pipeline` and `debounce`,
+  /// one second for `task` and `shared`). For `all`, the longest of the four.
+  public func delay(for design: Engine) -> Duration {
     if let delay { return delay }
-    switch engine {
+    switch design {
     case .pipeline, .debounce: return .zero
-    case .task, .shared: return .seconds(1)
+    case .task, .shared, .all: return .seconds(1)
     }
   }
 
@@ -68,16 +79,17 @@ public struct CalcOptions: Equatable, Sendable {
 
   /// The text `--help` prints.
   public static let usage = """
-    usage: calc [--engine pipeline|debounce|task|shared] [--delay <duration>] [--debounce <duration>]
-                [--clock real|virtual] [--script] [--json] [--help] [--version] [--]
+    usage: calc [--engine pipeline|debounce|task|shared|all] [--delay <duration>]
+                [--debounce <duration>] [--clock real|virtual] [--script] [--json] [--help] [--version] [--]
 
     The slow calculator: two number fields a and b and their sum, computed by a slow service.
     Interactive when stdin and stdout are terminals; otherwise (or with --script) it reads a script from stdin.
 
     options:
-      --engine <name>        the design: pipeline (default), debounce, task or shared
+      --engine <name>        the design: pipeline, debounce, task, shared, or all four side by side
+                             (default: all in the form, pipeline for a script)
       --delay <duration>     how slow the calculator is (default: 0 for pipeline and debounce, 1s otherwise)
-      --debounce <duration>  --engine debounce only: how long it waits for typing to settle (default 1s)
+      --debounce <duration>  debounce (and all) only: how long it waits for typing to settle (default 1s)
       --clock real|virtual   script mode: virtual makes `wait` advance a test clock, exact and instant (default real)
       --script               read a script even when stdin is a terminal
       --json                 script mode: print one JSON object per event
@@ -87,13 +99,13 @@ public struct CalcOptions: Equatable, Sendable {
 
     durations: 250ms, 1.5s, 2m (or 2min), 1h, 0
     script lines: `a 12`, `b 30`, `a` (clears a), `wait 1.5s`, `# comment`, blank lines
-    script output: `<seconds> <event>`, events waiting, settling, computing, result <n>, error <words>
+    script output: `<seconds> <event>` (`<seconds> <engine> <event>` with --engine all), events waiting,
+                   settling, computing, result <n>, error <words>
     """
 
   /// Reads the arguments (without the program name).
   public static func parse(_ arguments: some Sequence<String>) throws(UsageError) -> CalcOptions {
     var options = CalcOptions()
-    var debounceGiven = false
     var remaining = Array(arguments)[...]
     while let argument = remaining.popFirst() {
       // `--` ends the options (the POSIX convention); calc takes no operands, so only a bare `--` is accepted.
@@ -130,13 +142,14 @@ public struct CalcOptions: Equatable, Sendable {
         let name = try value()
         guard let engine = Engine(rawValue: name) else {
           throw UsageError(
-            message: "--engine: unknown engine \(QuotedText(name)); use pipeline, debounce, task or shared")
+            message: "--engine: unknown engine \(QuotedText(name)); use pipeline, debounce, task, shared or all")
         }
         options.engine = engine
+        options.engineGiven = true
       case "--delay": options.delay = try duration()
       case "--debounce":
         options.debounce = try duration()
-        debounceGiven = true
+        options.debounceGiven = true
       case "--clock":
         let name = try value()
         guard let clock = ClockKind(rawValue: name) else {
@@ -159,20 +172,32 @@ public struct CalcOptions: Equatable, Sendable {
         throw UsageError(message: "unknown argument \(QuotedText(argument))")
       }
     }
-    if debounceGiven, options.engine != .debounce {
-      throw UsageError(message: "--debounce only applies to --engine debounce")
+    if options.debounceGiven, options.engineGiven, options.engine != .debounce, options.engine != .all {
+      throw UsageError(message: "--debounce only applies to --engine debounce (or all)")
     }
     return options
   }
 
-  /// Checks that every option given applies to the mode `calc` runs in: `--json` and `--clock virtual` are for
-  /// script mode only.
-  public func check(interactive: Bool) throws(UsageError) {
-    guard interactive else { return }
+  /// The options for the mode `calc` runs in: without `--engine`, `all` in the form and `pipeline` for a script;
+  /// throws when an option given does not apply to the mode or the engine (`--json` and `--clock virtual` are for
+  /// script mode only, `--debounce` for the debounce engine or all).
+  ///
+  /// ```swift
+  /// try CalcOptions.parse([]).resolved(interactive: true).engine   // .all
+  /// try CalcOptions.parse([]).resolved(interactive: false).engine  // .pipeline
+  /// ```
+  public func resolved(interactive: Bool) throws(UsageError) -> CalcOptions {
+    var options = self
+    if !engineGiven { options.engine = interactive ? .all : .pipeline }
+    if debounceGiven, options.engine != .debounce, options.engine != .all {
+      throw UsageError(message: "--debounce only applies to --engine debounce (or all)")
+    }
+    guard interactive else { return options }
     let scriptOnly = [json ? "--json" : nil, clock == .virtual ? "--clock virtual" : nil].compactMap { $0 }
     if let option = scriptOnly.first {
       throw UsageError(
         message: "\(option) only applies to script mode; add --script, or pipe a script into calc")
     }
+    return options
   }
 }

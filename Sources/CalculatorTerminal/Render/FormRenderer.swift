@@ -23,9 +23,34 @@ struct FormRenderer: Sendable {
   static let fieldColumn = 7
 
   /// The frame for `form`, with `results[i]` under panel `i` and the spinner at `tick`.
+  ///
+  /// With more results than panels (the designs side by side on one input), the one panel's fields come first,
+  /// then each result under its label, with its counts on the next line.
   func render(_ form: FormState, results: [PanelResult], tick: Int) -> Frame {
     var lines = [StyledLine(title, style: .title), StyledLine()]
     var cursor: Frame.Position?
+    if results.count > form.panels.count, let panel = form.panels.first {
+      for name in FormState.FieldName.allCases {
+        let focused = form.focus == FormState.Focus(panel: 0, field: name)
+        if focused { cursor = Frame.Position(row: lines.count, column: Self.fieldColumn + panel[name].cursor) }
+        lines.append(fieldLine(panel[name], focused: focused))
+      }
+      lines.append(StyledLine())
+      let width = results.compactMap { $0.label?.count }.max() ?? 0
+      for result in results {
+        lines.append(resultLine(result, tick: tick, label: result.label.map { $0.padding(to: width) }))
+        if let counts = result.counts {
+          lines.append(
+            StyledLine(
+              "    " + String(repeating: " ", count: width + 2)
+                + "\(counts.started) started · \(counts.cancelled) cancelled · \(counts.shown) shown",
+              style: .hint))
+        }
+      }
+      lines.append(StyledLine())
+      lines.append(StyledLine(Self.help, style: .hint))
+      return Frame(lines: lines, cursor: cursor)
+    }
     for (index, panel) in form.panels.enumerated() {
       if form.panels.count > 1 {
         lines.append(
@@ -62,8 +87,9 @@ struct FormRenderer: Sendable {
 
   /// `    = 42`, `    ⠋ computing… (last: 31)`, `    settling: waits for the typing to stop (last: 31)`,
   /// `    waiting for both numbers`, `    error: result out of range`.
-  private func resultLine(_ result: PanelResult, tick: Int) -> StyledLine {
+  private func resultLine(_ result: PanelResult, tick: Int, label: String? = nil) -> StyledLine {
     var line = StyledLine("    ")
+    if let label { line.append(label + "  ") }
     switch result.status {
     case .waiting:
       line.append("waiting for both numbers", style: .hint)
@@ -80,5 +106,12 @@ struct FormRenderer: Sendable {
       line.append("error: \(error)", style: .error)
     }
     return line
+  }
+}
+
+extension String {
+  /// The string with spaces after it up to `width` characters.
+  fileprivate func padding(to width: Int) -> String {
+    self + String(repeating: " ", count: max(width - count, 0))
   }
 }

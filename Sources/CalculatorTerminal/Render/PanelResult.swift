@@ -3,8 +3,19 @@ import Calculator
 /// What a panel's result line needs from its model: the status, and the last sum to keep showing while a newer
 /// input computes.
 struct PanelResult: Equatable, Sendable {
+  /// What a design's calculator did, and how many outcomes its line showed.
+  struct Counts: Equatable, Sendable {
+    var started: Int
+    var cancelled: Int
+    var shown: Int
+  }
+
   var status: CalculatorStatus
   var last: Int?
+  /// The design's name, when several designs are shown side by side.
+  var label: String?
+  /// Shown under the result line, when given.
+  var counts: Counts?
 
   /// Creates a result view from a model's ``CalculatorModel/status`` and ``CalculatorModel/result``.
   init(status: CalculatorStatus, last: Int? = nil) {

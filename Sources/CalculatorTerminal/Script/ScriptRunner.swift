@@ -40,13 +40,17 @@ struct ScriptRunner {
   private func runVirtual(_ lines: [String]) async -> Int32 {
     let clock = TestClock()
     return await clock.lockstep {
-      let models = options.makeModels(calculator: .live(delay: options.effectiveDelay, clock: clock), clock: clock)
-      let model = models[0]
+      let panels = options.makePanels(clock: clock)
+      let shown = shownPanels(panels)
       let printer = EventPrinter(json: options.json, output: output)
       // Besides the status right after each edit, the status each reaction ends with: a calculation without
       // delay that a debounce starts is computing only within an instant, and is not shown.
-      let watcher = Task {
-        for await status in Observed({ model.status }) { printer.settle(status, at: clock.now.offset) }
+      let watchers = shown.map { panel in
+        Task {
+          for await status in Observed({ panel.model.status }) {
+            printer.settle(status, at: clock.now.offset, engine: label(panel))
+          }
+        }
       }
       var status: Int32 = 0
       for (index, line) in lines.enumerated() {
@@ -56,10 +60,10 @@ struct ScriptRunner {
         }
         switch command {
         case .set(let field, let value)?:
-          set(field, to: value, in: model)
+          for panel in shown { set(field, to: value, in: panel.model) }
           // What the edit shows at once (computing, say), after what the instant showed before it.
           printer.flush()
-          printer.show(model.status, at: clock.now.offset)
+          for panel in shown { printer.show(panel.model.status, at: clock.now.offset, engine: label(panel)) }
           await clock.advance(by: .zero)  // every task reacts to the edit before the next line
         case .wait(let duration)?: await clock.advance(by: duration)
         case nil: break
@@ -67,10 +71,10 @@ struct ScriptRunner {
       }
       // The end of input: every calculation in flight ends.
       await clock.run()
-      watcher.cancel()
-      printer.settle(model.status, at: clock.now.offset)
+      for watcher in watchers { watcher.cancel() }
+      for panel in shown { printer.settle(panel.model.status, at: clock.now.offset, engine: label(panel)) }
       printer.flush()
-      withExtendedLifetime(models) {}
+      withExtendedLifetime(panels) {}
       return status
     }
   }
@@ -78,31 +82,48 @@ struct ScriptRunner {
   private func runReal<Lines: AsyncSequence<String, Never>>(_ lines: Lines) async -> Int32 {
     let clock = ContinuousClock()
     let start = clock.now
-    let models = options.makeModels(calculator: .live(delay: options.effectiveDelay, clock: clock), clock: clock)
-    let model = models[0]
+    let panels = options.makePanels(clock: clock)
+    let shown = shownPanels(panels)
     let printer = EventPrinter(json: options.json, output: output)
-    let watcher = Task {
-      for await status in Observed({ model.status }) { printer.show(status, at: start.duration(to: clock.now)) }
+    let watchers = shown.map { panel in
+      Task {
+        for await status in Observed({ panel.model.status }) {
+          printer.show(status, at: start.duration(to: clock.now), engine: label(panel))
+        }
+      }
     }
     var status: Int32 = 0
     var number = 0
     for await line in lines {
       number += 1
       switch parse(line, number: number) {
-      case .set(let field, let value)??: set(field, to: value, in: model)
+      case .set(let field, let value)??: for panel in shown { set(field, to: value, in: panel.model) }
       case .wait(let duration)??: try? await clock.sleep(for: duration)
       case nil?: break
       case nil: status = 1
       }
     }
-    watcher.cancel()
-    // The end of input: show the outcome of the calculation in flight, if any.
-    for await status in Observed({ model.status }) {
-      printer.show(status, at: start.duration(to: clock.now))
-      if !status.isPending { break }
+    for watcher in watchers { watcher.cancel() }
+    // The end of input: show the outcome of each calculation in flight, if any.
+    for panel in shown {
+      for await status in Observed({ panel.model.status }) {
+        printer.show(status, at: start.duration(to: clock.now), engine: label(panel))
+        if !status.isPending { break }
+      }
     }
-    withExtendedLifetime(models) {}
+    withExtendedLifetime(panels) {}
     return status
+  }
+
+  /// The panels whose status the script prints and edits go to: the first (the others of `shared` show the same
+  /// calculation), or with `--engine all` one per design.
+  private func shownPanels(_ panels: [Panel]) -> [Panel] {
+    options.engine == .all ? panels : [panels[0]]
+  }
+
+  /// The engine name an event line carries: only with `--engine all`.
+  private func label(_ panel: Panel) -> String? {
+    options.engine == .all ? panel.design.rawValue : nil
   }
 
   private func set(_ field: ScriptCommand.Field, to value: Int?, in model: CalculatorModel) {
@@ -127,47 +148,71 @@ struct ScriptRunner {
   }
 }
 
-/// Prints each change of the result's status, once.
+/// Prints each change of a result's status, once; with several engines (`--engine all`), each engine's changes,
+/// in time order and, within an instant, in the order the engines first appeared.
 @MainActor
 final class EventPrinter {
   private let json: Bool
   private let output: (String) -> Void
-  private var last: CalculatorStatus?
-  /// The latest status of the instant ``settle(_:at:)`` saw last, not printed yet.
-  private var pending: (status: CalculatorStatus, time: Duration)?
+  /// What was printed last for each engine (`""` when there is one, unnamed).
+  private var last: [String: CalculatorStatus] = [:]
+  /// The engines in the order they first appeared.
+  private var order: [String] = []
+  /// For each engine, the latest status of the instant ``settle(_:at:engine:)`` saw last, not printed yet.
+  private var pending: [String: (status: CalculatorStatus, time: Duration)] = [:]
 
   init(json: Bool, output: @escaping (String) -> Void) {
     self.json = json
     self.output = output
   }
 
-  /// Prints `status` at `time` unless it is what was printed last.
-  func show(_ status: CalculatorStatus, at time: Duration) {
-    guard status != last else { return }
+  /// Prints `status` of `engine` at `time` unless it is what was printed last for it.
+  func show(_ status: CalculatorStatus, at time: Duration, engine: String? = nil) {
+    let key = self.key(engine)
+    guard status != last[key] else { return }
     // The initial empty form is not a change.
-    guard last != nil || status != .waiting else {
-      last = status
+    guard last[key] != nil || status != .waiting else {
+      last[key] = status
       return
     }
-    last = status
-    output(json ? Self.json(status, at: time) : "\(DurationText.seconds(time)) \(status)\n")
+    last[key] = status
+    if json {
+      output(Self.json(status, at: time, engine: engine))
+    } else {
+      output("\(DurationText.seconds(time)) \(engine.map { "\($0) " } ?? "")\(status)\n")
+    }
   }
 
-  /// Notes `status` as the latest at `time`, and prints the latest status of an earlier instant: each
-  /// instant is shown as it ends, not the steps within it. Call ``flush()`` at the end.
-  func settle(_ status: CalculatorStatus, at time: Duration) {
-    if let pending, pending.time != time { show(pending.status, at: pending.time) }
-    pending = (status, time)
+  /// Notes `status` as `engine`'s latest at `time`, after printing what every engine held back from earlier
+  /// instants: each instant is shown as it ends, not the steps within it. Call ``flush()`` at the end.
+  func settle(_ status: CalculatorStatus, at time: Duration, engine: String? = nil) {
+    if pending.values.contains(where: { $0.time != time }) {
+      flush(before: time)
+    }
+    pending[key(engine)] = (status, time)
   }
 
-  /// Prints the status ``settle(_:at:)`` holds back, if any.
+  /// Prints every status ``settle(_:at:engine:)`` holds back.
   func flush() {
-    if let pending { show(pending.status, at: pending.time) }
-    pending = nil
+    flush(before: nil)
   }
 
-  /// `{"time":1.500,"event":"result","value":42}`
-  static func json(_ status: CalculatorStatus, at time: Duration) -> String {
+  private func flush(before time: Duration?) {
+    for key in order {
+      guard let entry = pending[key], time.map({ entry.time < $0 }) ?? true else { continue }
+      pending[key] = nil
+      show(entry.status, at: entry.time, engine: key.isEmpty ? nil : key)
+    }
+  }
+
+  private func key(_ engine: String?) -> String {
+    let key = engine ?? ""
+    if !order.contains(key) { order.append(key) }
+    return key
+  }
+
+  /// `{"time":1.500,"event":"result","value":42}`, with `"engine":"task"` after the time when there is one.
+  static func json(_ status: CalculatorStatus, at time: Duration, engine: String? = nil) -> String {
     let fields: String =
       switch status {
       case .waiting: #""event":"waiting""#
@@ -176,7 +221,8 @@ final class EventPrinter {
       case .result(let sum): #""event":"result","value":\#(sum)"#
       case .error(let error): #""event":"error","message":\#(quoted("\(error)"))"#
       }
-    return #"{"time":\#(DurationText.seconds(time)),\#(fields)}"# + "\n"
+    let engineField = engine.map { #""engine":\#(quoted($0)),"# } ?? ""
+    return #"{"time":\#(DurationText.seconds(time)),\#(engineField)\#(fields)}"# + "\n"
   }
 
   /// `text` as a JSON string.

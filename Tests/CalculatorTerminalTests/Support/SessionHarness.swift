@@ -17,13 +17,17 @@ final class SessionHarness {
     init(_ terminal: VirtualTerminal) { self.terminal = terminal }
   }
 
-  init(models: [CalculatorModel], size: TerminalSize = .init(rows: 30, columns: 100), clock: TestClock = TestClock()) {
+  /// A session with one panel per model, or with `labels` the models side by side (`--engine all`).
+  init(
+    models: [CalculatorModel], labels: [String]? = nil, counts: [CalculationCounts] = [],
+    size: TerminalSize = .init(rows: 30, columns: 100), clock: TestClock = TestClock()
+  ) {
     let (stream, continuation) = AsyncStream.makeStream(of: AppEvent.self)
     let output = Output(VirtualTerminal(rows: size.rows, columns: size.columns))
     self.output = output
     events = stream.makeAsyncIterator()
     session = FormSession(
-      models: models, title: "calc", size: size, colour: true, clock: clock,
+      models: models, labels: labels, counts: counts, title: "calc", size: size, colour: true, clock: clock,
       post: { continuation.yield($0) }, write: { output.terminal.apply($0) })
     session.start()
   }

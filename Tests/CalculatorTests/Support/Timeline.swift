@@ -76,7 +76,7 @@ final class Session {
     options.delay = delay
     options.debounce = debounce
     self.clock = clock
-    let models = options.makeModels(calculator: .live(delay: options.effectiveDelay, clock: clock), clock: clock)
+    let models = options.makePanels(clock: clock).map(\.model)
     self.models = models
     watcher = Task {
       for await case let outcome? in Observed({ models[0].outcome }) { onOutcome(outcome) }
