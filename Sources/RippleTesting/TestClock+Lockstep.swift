@@ -6,7 +6,7 @@ extension TestClock {
   /// uses main-actor state directly. Inside the scope, every job of the test — main-actor jobs, plain
   /// `Task { }` and `Task.detached`, task groups and `async let`, default actors, the tasks Ripple's operators
   /// start — runs on one serial executor on the main thread, one job at a time, in the order it was
-  /// enqueued; ``advance(to:)`` waits, before each step and at the end, until there is nothing left to run.
+  /// enqueued; ``advance(to:isolation:)`` waits, before each step and at the end, until there is nothing left to run.
   /// So after `await clock.advance(by: .milliseconds(300))`, every task has done all it can at the new instant —
   /// no yielding, no counting, no hook in the code under test:
   ///

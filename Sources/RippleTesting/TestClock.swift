@@ -3,7 +3,7 @@ import Ripple
 /// A clock whose time moves only when a test tells it to, so timing tests are exact and instant.
 ///
 /// Inject it wherever code takes a `Clock<Duration>` (`debounce(for:tolerance:clock:)`, a `SlowCalculator`),
-/// then move time with ``advance(by:)``, ``advance(to:)`` or ``run()``. Sleeping tasks resume in deadline
+/// then move time with ``advance(by:isolation:)``, ``advance(to:isolation:)`` or ``run(isolation:)``. Sleeping tasks resume in deadline
 /// order; tasks due at the same instant resume in the order they went to sleep.
 ///
 /// ```swift
@@ -74,7 +74,7 @@ public final class TestClock: Clock, Sendable {
     machine = _Mutex(_TestClockStateMachine(now: now))
   }
 
-  /// The current instant; it changes only through ``advance(by:)``, ``advance(to:)`` and ``run()``.
+  /// The current instant; it changes only through ``advance(by:isolation:)``, ``advance(to:isolation:)`` and ``run(isolation:)``.
   public var now: Instant {
     machine.withLock { $0.now }
   }
@@ -101,7 +101,7 @@ public final class TestClock: Clock, Sendable {
 
   /// Moves time forward by `duration`, waking every sleeper due on the way, in deadline order.
   ///
-  /// Equivalent to `advance(to: now.advanced(by: duration))`; see ``advance(to:)``. In a lockstep scope,
+  /// Equivalent to `advance(to: now.advanced(by: duration))`; see ``advance(to:isolation:)``. In a lockstep scope,
   /// `advance(by: .zero)` moves no time but lets every task run until it waits, for example until a task
   /// just started has gone to sleep.
   public func advance(by duration: Duration, isolation: isolated (any Actor)? = #isolation) async {
@@ -116,7 +116,8 @@ public final class TestClock: Clock, Sendable {
   ///
   /// In a lockstep scope (``lockstep(isolation:_:)``), each step first waits until the scope's executor is
   /// quiescent, so every task has reacted to one instant before the clock moves to the next; outside one,
-  /// the resumed tasks run concurrently and may not have run yet when this returns.
+  /// the resumed tasks run concurrently and may not have run yet when this returns. It runs on the caller's
+  /// isolation (`isolation`, the caller's by default), so a `@MainActor` test waits without leaving the main actor.
   ///
   /// ```swift
   /// let clock = TestClock()
