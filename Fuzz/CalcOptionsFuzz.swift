@@ -13,7 +13,7 @@ public func calcOptionsFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   }
   do {
     let options = try CalcOptions.parse(arguments)
-    precondition(options.effectiveDelay >= .zero && options.debounce >= .zero, "negative duration: \(options)")
+    precondition(options.delay(for: options.engine) >= .zero && options.debounce >= .zero, "negative duration: \(options)")
   } catch {
     precondition(!error.message.isEmpty, "an empty reason for \(arguments)")
   }

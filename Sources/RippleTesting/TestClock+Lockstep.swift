@@ -39,16 +39,23 @@ extension TestClock {
   ///
   /// **What it cannot wait for.** Work outside the concurrency runtime's global and main executors is not in
   /// the scope, so `advance` may return before it is done: `Task.sleep` on a real clock, a task with a task
-  /// executor preference, an actor with an executor of its own, Dispatch queues and I/O threads (a task
-  /// resumed from one runs outside the scope from then on). Inject the clock, and do not block the main
-  /// thread in the scope: its jobs run there. A body isolated to an actor with a custom executor runs on that
-  /// executor, outside the scope.
+  /// executor preference, an actor with an executor of its own, Dispatch queues and I/O threads. A nonisolated
+  /// task resumed from one of those goes on outside the scope from then on; a main-actor one comes back to the
+  /// scope's executor, but `advance` may have returned before it did. Inject the clock, and do not block the
+  /// main thread in the scope: its jobs run there. A body isolated to an actor with a custom executor runs on
+  /// that executor, outside the scope. Lockstep needs the runtime's dynamic symbols: in a statically linked
+  /// test binary (`-static-stdlib`, the static Linux SDK) it stops with a message.
+  ///
+  /// **Tests running at the same time.** A job belongs to the scope when one of the scope's jobs enqueues it,
+  /// so other tests' tasks are not captured — except through a default actor that both use (a global actor, a
+  /// shared singleton): a foreign task waiting on that actor while a scope job holds it runs in the scope's
+  /// pump, and a scope task waiting on it while a foreign one holds it goes on outside the scope. Give such
+  /// tests `.serialized`, or their own actor instances.
   ///
   /// **How.** The scope puts its jobs on its executor through two hooks of the Swift runtime, which it
-  /// installs at the first use (Docs/Decisions/LockstepRuntimeHooks.md); if the runtime lacks them, it stops
-  /// the process with a message saying which is missing rather than run a test without lockstep. Other tests
-  /// running at the same time are not captured: a job belongs to a scope only when one of the scope's own jobs
-  /// enqueues it. Scopes of different clocks may run at the same time; a clock can be in one scope at a time.
+  /// installs at the first use (Docs/Decisions/LockstepRuntimeHooks.md); if the runtime lacks them, or another
+  /// library has replaced them, it stops the process with a message saying so rather than run a test without
+  /// lockstep. Scopes of different clocks may run at the same time; a clock can be in one scope at a time.
   ///
   /// It returns what `body` returns, after waiting once more for quiescence, and rethrows what `body`
   /// throws. Cancelling the calling task is seen by `body` as usual; the scope adds nothing to it.
@@ -62,8 +69,11 @@ extension TestClock {
     let executor = _LockstepExecutor.make()
     lockstepStarted(executor)
     defer { lockstepEnded() }
-    // Into the scope: from the pump, this task comes back to `isolation` inside it — on the scope's executor
-    // as the main actor's for main-actor code, through the global hook for nonisolated code.
+    // Into the scope: the hop onto the entry actor enqueues this task on the scope's executor. This frame then
+    // goes on with the executor it resolved for `isolation` on entry (for the main actor, the real one), so
+    // its own code between the awaits may run outside the pump; `body`, a closure, looks its executor up again
+    // when it starts, inside the pump — on the scope's executor for main-actor code, through the global hook
+    // for nonisolated code.
     await _LockstepEntry(executor).enter()
     let outcome: Result<Value, Failure>
     do throws(Failure) {

@@ -96,6 +96,30 @@ struct ScriptRunnerTests {
     #expect(json.output.split(separator: "\n").count == 8)
   }
 
+  @Test("--engine all on the real clock: at the end of input, every design's events still come, when they happen")
+  func allOnTheRealClock() async throws {
+    var options = try CalcOptions.parse(["--engine", "all", "--delay", "200ms", "--debounce", "300ms"])
+    options.script = true
+    var output = ""
+    let runner = ScriptRunner(options: options, output: { output += $0 }, errors: { _ in })
+    let (lines, continuation) = AsyncStream.makeStream(of: String.self)
+    continuation.yield("a 1")
+    continuation.yield("b 2")
+    continuation.finish()
+    #expect(await runner.run(lines: lines) == 0)
+    let events = output.split(separator: "\n").map { $0.split(separator: " ", maxSplits: 2) }
+    let times = events.compactMap { Double($0[0]) }
+    #expect(times == times.sorted(), "\(output)")
+    for design in CalcOptions.Engine.designs {
+      let own = events.filter { $0[1] == design.rawValue }
+      #expect(own.last?[2] == "result 3", "\(design): \(output)")
+    }
+    // The task design's result comes 200 ms in, not once the debounce (300 ms + 200 ms) has ended.
+    let task = try #require(events.last { $0[1] == "task" }.flatMap { Double($0[0]) })
+    let debounce = try #require(events.last { $0[1] == "debounce" }.flatMap { Double($0[0]) })
+    #expect(task < debounce, "\(output)")
+  }
+
   @Test("overflow is an error in words, and the next input calculates again", arguments: CalcOptions.Engine.designs)
   func overflow(engine: CalcOptions.Engine) async throws {
     let result = try await run("a 9223372036854775807\nb 1\nwait 3s\nb 0\n", ["--engine", engine.rawValue])

@@ -28,7 +28,7 @@ struct ScriptRunner {
     switch options.clock {
     case .virtual:
       // Read first: a task of the lockstep scope that waited for standard input would be resumed by the thread
-      // reading it, outside the scope.
+      // reading it, and go on outside the scope.
       var script: [String] = []
       for await line in lines { script.append(line) }
       return await runVirtual(script)
@@ -103,14 +103,10 @@ struct ScriptRunner {
       case nil: status = 1
       }
     }
+    // The end of input: the watchers go on showing each design's events until no calculation is in flight.
+    for await pending in Observed({ shown.contains { $0.model.status.isPending } }) where !pending { break }
     for watcher in watchers { watcher.cancel() }
-    // The end of input: show the outcome of each calculation in flight, if any.
-    for panel in shown {
-      for await status in Observed({ panel.model.status }) {
-        printer.show(status, at: start.duration(to: clock.now), engine: label(panel))
-        if !status.isPending { break }
-      }
-    }
+    for panel in shown { printer.show(panel.model.status, at: start.duration(to: clock.now), engine: label(panel)) }
     withExtendedLifetime(panels) {}
     return status
   }

@@ -4,8 +4,9 @@ import Synchronization
 /// The serial executor of one lockstep scope: every job of the scope's tasks runs here, one at a time, in the
 /// order it was enqueued, and it can tell when nothing is left to run.
 ///
-/// Jobs reach it two ways, both through ``_RuntimeHooks`` and only while its pump runs them, so only the
-/// scope's own work is captured: a job enqueued on the global executor from one of its jobs (a new
+/// Jobs reach it two ways, both through ``_RuntimeHooks`` and only from its pump's own jobs, so only the
+/// scope's own work is captured (``enqueue(_:)`` itself may be called from any thread: the opener entering the
+/// scope, a main-actor task of the scope resumed from elsewhere, a task that outlived the scope): a job enqueued on the global executor from one of its jobs (a new
 /// `Task { }`, a task group's child, a default actor's job, a hop off an actor), and a main-actor job of one
 /// of its tasks, because the main actor's executor *is* this executor for them (`MainActor.assertIsolated()`
 /// passes). *Quiescent* means the queue is empty and no job is running: nothing of the scope can happen any
@@ -95,7 +96,7 @@ final class _LockstepExecutor: SerialExecutor, @unchecked Sendable {
   ///
   /// Called from a task of the scope, it returns after every other job queued before or during the wait has
   /// run (the caller's own resumption is then the only job). Waiters are resumed together, each time the
-  /// queue runs dry. It runs on the caller's isolation, so waiting costs no executor hop.
+  /// queue runs dry. It suspends on the caller's isolation (`isolation`).
   func quiescent(isolation: isolated (any Actor)? = #isolation) async {
     await withUnsafeContinuation(isolation: isolation) { (continuation: UnsafeContinuation<Void, Never>) in
       let schedule = state.withLock { state in
@@ -134,8 +135,8 @@ final class _LockstepExecutor: SerialExecutor, @unchecked Sendable {
       case waiters([UnsafeContinuation<Void, Never>])
       case done
     }
-    _RuntimeHooks.pumpStarted(self)
-    defer { _RuntimeHooks.pumpStopped() }
+    let mark = _RuntimeHooks.pumpStarted(self)
+    defer { _RuntimeHooks.pumpStopped(restoring: mark) }
     var batch: [Item] = []
     var ran = 0
     while true {

@@ -18,10 +18,37 @@ enum _RuntimeHooks {
   typealias GetMainExecutorOriginal = @convention(thin) () -> UnownedSerialExecutor
   typealias GetMainExecutorHook = @convention(thin) (GetMainExecutorOriginal) -> UnownedSerialExecutor
 
-  /// Why the hooks cannot be installed, or `nil` once they are.
-  static var unavailableReason: String? { installation.reason }
+  /// Why the hooks cannot be used, or `nil` when they are in place: installed at the first call, and checked
+  /// again at every later one, so that a library that replaces them later (`withMainSerialExecutor`, say) stops
+  /// the next scope instead of leaving it without lockstep.
+  static var unavailableReason: String? {
+    switch installation {
+    case .failure(let reason): return reason.message
+    case .success(let installed):
+      guard installed.globalHook.pointee.map(address) == installed.global,
+        installed.mainHook.pointee.map(address) == installed.main
+      else { return "another library has replaced the concurrency runtime's enqueue hooks" }
+      return nil
+    }
+  }
 
-  private static let installation: (reason: String?, Void) = (install(), ())
+  /// The hook variables and the functions installed in them.
+  private struct Installed: @unchecked Sendable {  // written once, at installation; then only read
+    let globalHook: UnsafeMutablePointer<EnqueueGlobalHook?>
+    let mainHook: UnsafeMutablePointer<GetMainExecutorHook?>
+    let global: UnsafeRawPointer
+    let main: UnsafeRawPointer
+  }
+
+  private struct Unavailable: Error {
+    var message: String
+  }
+
+  private static let installation: Result<Installed, Unavailable> = install()
+
+  private static func address<F>(_ function: F) -> UnsafeRawPointer {
+    unsafeBitCast(function, to: UnsafeRawPointer.self)
+  }
 
   /// The executor of the scope whose pump runs on the calling thread right now, if any.
   static func pumpingExecutor() -> _LockstepExecutor? {
@@ -34,16 +61,27 @@ enum _RuntimeHooks {
     return Unmanaged<_LockstepExecutor>.fromOpaque(pointer).takeUnretainedValue()
   }
 
-  /// The pump of `executor` starts running jobs on the calling thread (the main thread).
-  static func pumpStarted(_ executor: _LockstepExecutor) {
-    pumping.store(UInt(bitPattern: Unmanaged.passUnretained(executor).toOpaque()), ordering: .relaxed)
-    pumpThread.store(_Platform.currentThreadID(), ordering: .releasing)
+  /// What ``pumpStarted(_:)`` replaced, for ``pumpStopped(restoring:)``.
+  struct PumpMark {
+    fileprivate let thread: UInt
+    fileprivate let executor: UInt
   }
 
-  /// The pump that runs on the calling thread stopped running jobs.
-  static func pumpStopped() {
+  /// The pump of `executor` starts running jobs on the calling thread (the main thread). Returns what was
+  /// there before: a pump block can run inside another's job when that job spins the main run loop (XCTest's
+  /// `wait(for:)` on Darwin), and the outer one must find its own values again afterwards.
+  static func pumpStarted(_ executor: _LockstepExecutor) -> PumpMark {
+    let mark = PumpMark(thread: pumpThread.load(ordering: .relaxed), executor: pumping.load(ordering: .relaxed))
+    pumping.store(UInt(bitPattern: Unmanaged.passUnretained(executor).toOpaque()), ordering: .relaxed)
+    pumpThread.store(_Platform.currentThreadID(), ordering: .releasing)
+    return mark
+  }
+
+  /// The pump that runs on the calling thread stopped running jobs: back to what `mark` recorded.
+  static func pumpStopped(restoring mark: PumpMark) {
     pumpThread.store(0, ordering: .releasing)
-    pumping.store(0, ordering: .relaxed)
+    pumping.store(mark.executor, ordering: .relaxed)
+    pumpThread.store(mark.thread, ordering: .releasing)
   }
 
   /// The thread a pump runs on, 0 when none runs: only that thread ever sees its own number here, so the
@@ -52,22 +90,29 @@ enum _RuntimeHooks {
   /// The address of the executor whose pump runs, 0 when none runs.
   private static let pumping = Atomic<UInt>(0)
 
-  private static func install() -> String? {
+  private static func install() -> Result<Installed, Unavailable> {
     let globalName = "swift_task_enqueueGlobal_hook"
     let mainName = "swift_task_getMainExecutor_hook"
+    // A statically linked runtime (`-static-stdlib`, the static Linux SDK) exports no dynamic symbols: lockstep
+    // cannot work there.
     guard let global = _Platform.globalVariable(named: globalName) else {
-      return "the Swift runtime does not export \(globalName)"
+      return .failure(Unavailable(message: "the Swift runtime does not export \(globalName) (a static build?)"))
     }
     guard let main = _Platform.globalVariable(named: mainName) else {
-      return "the Swift runtime does not export \(mainName)"
+      return .failure(Unavailable(message: "the Swift runtime does not export \(mainName) (a static build?)"))
     }
     let globalHook = global.assumingMemoryBound(to: EnqueueGlobalHook?.self)
     let mainHook = main.assumingMemoryBound(to: GetMainExecutorHook?.self)
     guard globalHook.pointee == nil, mainHook.pointee == nil else {
-      return "another library has installed the concurrency runtime's enqueue hooks"
+      return .failure(Unavailable(message: "another library has installed the concurrency runtime's enqueue hooks"))
     }
     _install(globalHook, mainHook)
-    return nil
+    guard let installedGlobal = globalHook.pointee, let installedMain = mainHook.pointee else {
+      return .failure(Unavailable(message: "the concurrency runtime's enqueue hooks could not be set"))
+    }
+    return .success(
+      Installed(
+        globalHook: globalHook, mainHook: mainHook, global: address(installedGlobal), main: address(installedMain)))
   }
 }
 
