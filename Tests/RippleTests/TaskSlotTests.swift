@@ -228,16 +228,34 @@ struct TaskSlotRaceTests {
   /// Which operation has started and not been cancelled, and how often an operation started while another one
   /// still was.
   final class Overlap: Sendable {
-    private let state = _Mutex<(current: Int?, violations: Int)>((nil, 0))
+    private struct State {
+      var current: Int?
+      var violations = 0
+      /// The first overlap: which operation began while which was still running, and what the earlier one had
+      /// done by then.
+      var first: String?
+      var ended: Set<Int> = []
+      var handled: Set<Int> = []
+    }
+
+    private let state = _Mutex(State())
 
     var violations: Int { state.withLock { $0.violations } }
+    var firstViolation: String? { state.withLock { $0.first } }
 
     /// Operation `index` begins: an operation that started before it must have been cancelled by now.
     func started(_ index: Int) {
       state.withLock { state in
         // Cancelled before it began: its cancellation handler has run or is about to; it is nobody's "previous".
         guard !Task.isCancelled else { return }
-        if state.current != nil { state.violations += 1 }
+        if let current = state.current {
+          state.violations += 1
+          if state.first == nil {
+            state.first =
+              "operation \(index) began while \(current) was running (its handler ran: "
+              + "\(state.handled.contains(current)), it ended: \(state.ended.contains(current)))"
+          }
+        }
         state.current = index
       }
     }
@@ -245,8 +263,14 @@ struct TaskSlotRaceTests {
     /// Operation `index`'s cancellation handler runs.
     func cancelled(_ index: Int) {
       state.withLock { state in
+        state.handled.insert(index)
         if state.current == index { state.current = nil }
       }
+    }
+
+    /// Operation `index` returned.
+    func ended(_ index: Int) {
+      state.withLock { _ = $0.ended.insert(index) }
     }
   }
 
@@ -255,6 +279,7 @@ struct TaskSlotRaceTests {
     let submitters = 2
     let callsPerSubmitter = 25
     var failingRounds = 0
+    var firstViolation: String?
     for _ in 0..<stressRounds {
       let slot = TaskSlot()
       let overlap = Overlap()
@@ -271,6 +296,7 @@ struct TaskSlotRaceTests {
                 } onCancel: {
                   overlap.cancelled(index)
                 }
+                overlap.ended(index)
                 ended.record(())
               }
             }
@@ -279,9 +305,15 @@ struct TaskSlotRaceTests {
       }
       slot.cancel()
       _ = await ended.values(count: submitters * callsPerSubmitter)
-      if overlap.violations > 0 { failingRounds += 1 }
+      if overlap.violations > 0 {
+        failingRounds += 1
+        firstViolation = firstViolation ?? overlap.firstViolation
+      }
     }
-    #expect(failingRounds == 0, "\(failingRounds) of \(stressRounds) rounds started an operation before cancelling")
+    #expect(
+      failingRounds == 0,
+      "\(failingRounds) of \(stressRounds) rounds started an operation before cancelling; first: \(firstViolation ?? "")"
+    )
   }
 
   @Test("main-actor operations start in call order")
