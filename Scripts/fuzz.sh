@@ -41,7 +41,7 @@ case $target in
     ;;
 esac
 
-swift_flags=(-swift-version 6 -O -g -parse-as-library -use-ld=lld
+swift_flags=(-swift-version 6 -O -g -parse-as-library -use-ld=lld -package-name Ripple
   -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility
   -I "$build" -I "$build/modulemaps/_RippleTSan")
 
