@@ -6,7 +6,8 @@ import Testing
 @Suite("FormRenderer")
 struct FormRendererTests {
   static let renderer = FormRenderer(title: "calc · engine task")
-  static let help = "Tab/↑↓ move · digits, -, Backspace edit · q, Esc or Ctrl-C quit"
+  static let help = "Tab, Enter or ↓ next field · Shift-Tab or ↑ previous · digits and - type"
+  static let help2 = "← → Home End move · Backspace Delete erase · q, Esc or Ctrl-C quit"
 
   static func form(_ keys: [Key], panels: Int = 1) -> FormState {
     var form = FormState(panelCount: panels)
@@ -25,6 +26,18 @@ struct FormRendererTests {
 
   static let empty = String(repeating: " ", count: 24)
 
+  @Test("the key help names every key the form binds, in lines of at most 80 columns")
+  func helpNamesEveryKey() {
+    let help = FormRenderer.help.joined(separator: " ")
+    for key in [
+      "Tab", "Enter", "↓", "Shift-Tab", "↑", "digits", "-", "←", "→", "Home", "End", "Backspace", "Delete", "q", "Esc",
+      "Ctrl-C",
+    ] {
+      #expect(help.contains(key), "the help does not name \(key)")
+    }
+    #expect(FormRenderer.help.allSatisfy { $0.count <= 80 })
+  }
+
   @Test("an empty form waits for both numbers and shows the key help")
   func emptyForm() {
     #expect(
@@ -35,7 +48,7 @@ struct FormRendererTests {
         "    b [\(Self.empty)]",
         "    waiting for both numbers",
         "",
-        Self.help,
+        Self.help, Self.help2,
       ])
   }
 
@@ -88,7 +101,7 @@ struct FormRendererTests {
         "    b [\(Self.empty)]",
         "    = 1",
         "",
-        Self.help,
+        Self.help, Self.help2,
       ])
   }
 

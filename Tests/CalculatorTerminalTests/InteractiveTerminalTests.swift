@@ -15,7 +15,8 @@ import Darwin
   "Interactive calc in a terminal (tmux)", .serialized, .timeLimit(.minutes(2)),
   .enabled(if: Tmux.isUsable, Tmux.skipReason))
 struct InteractiveTerminalTests {
-  static let help = "Tab/↑↓ move · digits, -, Backspace edit · q, Esc or Ctrl-C quit"
+  static let help = "Tab, Enter or ↓ next field · Shift-Tab or ↑ previous · digits and - type"
+  static let help2 = "← → Home End move · Backspace Delete erase · q, Esc or Ctrl-C quit"
 
   /// A script that saves the terminal settings, runs `calc arguments` as its own process (its pid in the file
   /// `pid`), saves the settings again, then reports calc's exit status and keeps the window open. `environment`

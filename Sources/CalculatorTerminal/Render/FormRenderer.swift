@@ -9,14 +9,17 @@ import Calculator
 /// ```swift
 /// let renderer = FormRenderer(title: "calc · engine pipeline")
 /// renderer.render(form, results: [PanelResult(status: .result(42))], tick: 0).text
-/// // ["calc · engine pipeline", "", "  › a [12 …]", "    b [30 …]", "    = 42", "", "Tab/↑↓ move · …"]
+/// // ["calc · engine pipeline", "", "  › a [12 …]", "    b [30 …]", "    = 42", "", "Tab, Enter or ↓ move · …"]
 /// ```
 struct FormRenderer: Sendable {
   /// The first line: the program and its engine.
   var title: String
 
-  /// The key help line.
-  static let help = "Tab/↑↓ move · digits, -, Backspace edit · q, Esc or Ctrl-C quit"
+  /// The key help: every key the form binds (``FormAction``), in two lines of at most 80 columns.
+  static let help = [
+    "Tab, Enter or ↓ next field · Shift-Tab or ↑ previous · digits and - type",
+    "← → Home End move · Backspace Delete erase · q, Esc or Ctrl-C quit",
+  ]
   /// Columns inside a field's brackets.
   static let fieldWidth = FieldState.maximumLength
   /// Where a field's text starts: after `"  › a ["`.
@@ -48,7 +51,7 @@ struct FormRenderer: Sendable {
         }
       }
       lines.append(StyledLine())
-      lines.append(StyledLine(Self.help, style: .hint))
+      lines += Self.help.map { StyledLine($0, style: .hint) }
       return Frame(lines: lines, cursor: cursor)
     }
     for (index, panel) in form.panels.enumerated() {
@@ -66,7 +69,7 @@ struct FormRenderer: Sendable {
       lines.append(resultLine(index < results.count ? results[index] : PanelResult(status: .waiting), tick: tick))
       lines.append(StyledLine())
     }
-    lines.append(StyledLine(Self.help, style: .hint))
+    lines += Self.help.map { StyledLine($0, style: .hint) }
     return Frame(lines: lines, cursor: cursor)
   }
 
