@@ -105,6 +105,34 @@ struct FormRendererTests {
       ])
   }
 
+  @Test("on a small screen lines give way in a fixed order, and a long line is cut after a whole word")
+  func smallScreens() {
+    let shared = Self.form([], panels: 2)
+    let results = [PanelResult(status: .waiting), PanelResult(status: .waiting)]
+    let full = Self.renderer.render(shared, results: results, tick: 0).text
+    // Title, blank, header, a, b, result, blank, header, a, b, result, blank, two help lines.
+    #expect(full.count == 14)
+    func rows(_ count: Int) -> [String] {
+      Self.renderer.render(shared, results: results, tick: 0, size: TerminalSize(rows: count, columns: 80)).text
+    }
+    #expect(rows(11) == full.filter { !$0.isEmpty })
+    #expect(rows(10) == rows(11).filter { $0 != Self.help2 })
+    #expect(rows(9) == rows(10).filter { $0 != Self.help })
+    #expect(rows(7) == rows(9).filter { !$0.hasPrefix("Panel") })
+    #expect(rows(6) == rows(7).filter { $0 != "calc · engine task" })
+    #expect(rows(5) == ["enlarge the window", "(at least 32 × 6)"])
+
+    // A field's complaint, at 60 columns: cut after a whole word.
+    let typed = Self.form([.character("1"), .character("-"), .character("3")])
+    let line = Self.renderer.render(
+      typed, results: [PanelResult(status: .waiting)], tick: 0, size: TerminalSize(rows: 30, columns: 60)
+    ).text[2]
+    let whole = Self.renderer.render(typed, results: [PanelResult(status: .waiting)], tick: 0).text[2]
+    #expect(line.count <= 60 && line.hasSuffix("…"), "\(line)")
+    let kept = String(line.dropLast())
+    #expect(whole.hasPrefix(kept) && whole.dropFirst(kept.count).first == " ", "cut mid-word: \(line)")
+  }
+
   @Test("the focused field, results and errors are styled; the rest is plain")
   func styles() {
     let form = Self.form([])

@@ -161,11 +161,22 @@ struct FormSessionTests {
     #expect(harness.session.handle(event) == status)
   }
 
-  @Test("a resize repaints the whole screen at the new size")
+  @Test("a resize repaints the whole screen at the new size; too small a window says so")
   func resize() {
     let harness = SessionHarness(models: [CalculatorModel(engine: .pipeline, calculator: .instant)])
-    #expect(harness.session.handle(.terminal(.resized(TerminalSize(rows: 5, columns: 12)))) == nil)
-    #expect(harness.session.screen.size == TerminalSize(rows: 5, columns: 12))
-    #expect(harness.session.screen.text == ["calc", "", "  › a [     ", "    b [     ", "    waiting "])
+    #expect(harness.session.handle(.terminal(.resized(TerminalSize(rows: 5, columns: 40)))) == nil)
+    #expect(harness.session.screen.size == TerminalSize(rows: 5, columns: 40))
+    // Blank lines go first, then the second help line; the first is cut after a whole word.
+    #expect(
+      harness.session.screen.text == [
+        "calc", "  › a [                        ]", "    b [                        ]", "    waiting for both numbers",
+        "Tab, Enter or ↓ next field · Shift-Tab…",
+      ])
+    #expect(harness.session.screen.cursor == Frame.Position(row: 1, column: 7))
+    _ = harness.session.handle(.terminal(.resized(TerminalSize(rows: 5, columns: 12))))
+    #expect(harness.session.screen.text == ["enlarge the…", "(at least…", "", "", ""])
+    #expect(harness.session.screen.cursor == nil)
+    _ = harness.session.handle(.terminal(.resized(TerminalSize(rows: 2, columns: 80))))
+    #expect(harness.session.screen.text == ["enlarge the window", "(at least 32 × 3)"])
   }
 }

@@ -200,13 +200,17 @@ struct InteractiveTerminalTests {
     Self.expectRestored(tmux)
   }
 
-  @Test("a resize repaints the form at the new width")
+  @Test("a resize repaints the form at the new size: lines give way, words are not cut, too small says so")
   func resize() async throws {
     let tmux = try Tmux(script: Self.script("--engine pipeline"))
     defer { tmux.close() }
     try await tmux.waitForScreen("the form") { $0.contains(Self.help) }
-    try tmux.resize(columns: 30, rows: 20)
-    try await tmux.waitForScreen("the help cut to 30 columns") { $0.contains(String(Self.help.prefix(30))) }
+    try tmux.resize(columns: 50, rows: 20)
+    try await tmux.waitForScreen("the help cut after a word") {
+      $0.contains { $0.hasPrefix("Tab, Enter or ↓ next field · Shift-Tab or ↑…") }
+    }
+    try tmux.resize(columns: 30, rows: 8)
+    try await tmux.waitForScreen("a request for a larger window") { $0.contains { $0.hasPrefix("enlarge the window") } }
     try tmux.resize(columns: 100, rows: 30)
     try await tmux.waitForScreen("the whole help again") { $0.contains(Self.help) }
     try tmux.send("q", literal: true)

@@ -141,7 +141,7 @@ final class FormSession {
       results.append(result)
     }
     updateTicker(computing: results.contains { $0.status == .computing })
-    let output = screen.draw(renderer.render(form, results: results, tick: tick))
+    let output = screen.draw(renderer.render(form, results: results, tick: tick, size: screen.size))
     if !output.isEmpty { write(output) }
   }
 

@@ -25,52 +25,95 @@ struct FormRenderer: Sendable {
   /// Where a field's text starts: after `"  › a ["`.
   static let fieldColumn = 7
 
-  /// The frame for `form`, with `results[i]` under panel `i` and the spinner at `tick`.
+  /// How a line gives way on a small screen: lower ranks are dropped first, bottom-most first.
+  private enum Rank: Int, Comparable {
+    case blank, secondHelp, firstHelp, counts, panelHeader, title
+    /// Fields and results: never dropped; when they do not fit, the frame asks for a larger window.
+    case essential
+
+    static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+  }
+
+  /// The narrowest screen the form is drawn on: a field with its marker and brackets.
+  static let minimumColumns = fieldColumn + fieldWidth + 1
+
+  /// The frame for `form`, with `results[i]` under panel `i` and the spinner at `tick`, fitted to `size` when
+  /// given.
   ///
   /// With more results than panels (the designs side by side on one input), the one panel's fields come first,
   /// then each result under its label, with its counts on the next line.
-  func render(_ form: FormState, results: [PanelResult], tick: Int) -> Frame {
-    var lines = [StyledLine(title, style: .title), StyledLine()]
-    var cursor: Frame.Position?
-    if results.count > form.panels.count, let panel = form.panels.first {
-      for name in FormState.FieldName.allCases {
-        let focused = form.focus == FormState.Focus(panel: 0, field: name)
-        if focused { cursor = Frame.Position(row: lines.count, column: Self.fieldColumn + panel[name].cursor) }
-        lines.append(fieldLine(panel[name], focused: focused))
-      }
-      lines.append(StyledLine())
-      let width = results.compactMap { $0.label?.count }.max() ?? 0
-      for result in results {
-        lines.append(resultLine(result, tick: tick, label: result.label.map { $0.padding(to: width) }))
-        if let counts = result.counts {
-          lines.append(
-            StyledLine(
-              "    " + String(repeating: " ", count: width + 2)
-                + "\(counts.started) started · \(counts.cancelled) cancelled · \(counts.shown) shown",
-              style: .hint))
-        }
-      }
-      lines.append(StyledLine())
-      lines += Self.help.map { StyledLine($0, style: .hint) }
-      return Frame(lines: lines, cursor: cursor)
-    }
-    for (index, panel) in form.panels.enumerated() {
-      if form.panels.count > 1 {
-        lines.append(
-          StyledLine("Panel \(index + 1) of \(form.panels.count) · one shared calculation", style: .hint))
-      }
+  ///
+  /// On a small screen, lines give way in a fixed order — blank lines, the second and then the first help line,
+  /// the counts, the panel headers, the title — and a line too wide is cut at a word boundary, ending in `…`.
+  /// When the fields and results themselves do not fit (fewer rows than they need, or fewer than
+  /// ``minimumColumns`` columns), the frame says `enlarge the window` instead.
+  func render(_ form: FormState, results: [PanelResult], tick: Int, size: TerminalSize? = nil) -> Frame {
+    var lines: [(line: StyledLine, rank: Rank)] = [(StyledLine(title, style: .title), .title), (StyledLine(), .blank)]
+    var cursorLine: (index: Int, column: Int)?
+    func addFields(of panel: FormState.Panel, index: Int) {
       for name in FormState.FieldName.allCases {
         let focused = form.focus == FormState.Focus(panel: index, field: name)
-        if focused {
-          cursor = Frame.Position(row: lines.count, column: Self.fieldColumn + panel[name].cursor)
-        }
-        lines.append(fieldLine(panel[name], focused: focused))
+        if focused { cursorLine = (lines.count, Self.fieldColumn + panel[name].cursor) }
+        lines.append((fieldLine(panel[name], focused: focused), .essential))
       }
-      lines.append(resultLine(index < results.count ? results[index] : PanelResult(status: .waiting), tick: tick))
-      lines.append(StyledLine())
     }
-    lines += Self.help.map { StyledLine($0, style: .hint) }
-    return Frame(lines: lines, cursor: cursor)
+    if results.count > form.panels.count, let panel = form.panels.first {
+      addFields(of: panel, index: 0)
+      lines.append((StyledLine(), .blank))
+      let width = results.compactMap { $0.label?.count }.max() ?? 0
+      for result in results {
+        lines.append((resultLine(result, tick: tick, label: result.label.map { $0.padding(to: width) }), .essential))
+        if let counts = result.counts {
+          let text =
+            "    " + String(repeating: " ", count: width + 2)
+            + "\(counts.started) started · \(counts.cancelled) cancelled · \(counts.shown) shown"
+          lines.append((StyledLine(text, style: .hint), .counts))
+        }
+      }
+    } else {
+      for (index, panel) in form.panels.enumerated() {
+        if form.panels.count > 1 {
+          let header = "Panel \(index + 1) of \(form.panels.count) · one shared calculation"
+          lines.append((StyledLine(header, style: .hint), .panelHeader))
+        }
+        addFields(of: panel, index: index)
+        let result = index < results.count ? results[index] : PanelResult(status: .waiting)
+        lines.append((resultLine(result, tick: tick), .essential))
+        lines.append((StyledLine(), .blank))
+      }
+      // The last panel's blank line separates it from the help.
+      lines.removeLast()
+    }
+    lines.append((StyledLine(), .blank))
+    lines.append((StyledLine(Self.help[0], style: .hint), .firstHelp))
+    lines.append((StyledLine(Self.help[1], style: .hint), .secondHelp))
+    guard let size else {
+      return Frame(
+        lines: lines.map(\.line), cursor: cursorLine.map { Frame.Position(row: $0.index, column: $0.column) })
+    }
+    return Self.fit(lines, cursorLine: cursorLine, to: size)
+  }
+
+  private static func fit(
+    _ all: [(line: StyledLine, rank: Rank)], cursorLine: (index: Int, column: Int)?, to size: TerminalSize
+  ) -> Frame {
+    var kept = Array(all.indices)
+    while kept.count > size.rows {
+      // The lowest rank goes first; among equals, the bottom-most.
+      guard let drop = kept.indices.min(by: { (all[kept[$0]].rank, -$0) < (all[kept[$1]].rank, -$1) }),
+        all[kept[drop]].rank != .essential
+      else { break }
+      kept.remove(at: drop)
+    }
+    guard kept.count <= size.rows, size.columns >= minimumColumns else {
+      let essential = all.filter { $0.rank == .essential }.count
+      let message = ["enlarge the window", "(at least \(minimumColumns) × \(essential))"]
+      return Frame(lines: message.prefix(max(size.rows, 0)).map { StyledLine($0).cutAtWord(to: size.columns) })
+    }
+    let cursor = cursorLine.flatMap { cursor in
+      kept.firstIndex(of: cursor.index).map { Frame.Position(row: $0, column: cursor.column) }
+    }
+    return Frame(lines: kept.map { all[$0].line.cutAtWord(to: size.columns) }, cursor: cursor)
   }
 
   /// `  › a [12-3        ]  a: '12-3' is not an integer; still using 12`
@@ -108,6 +151,23 @@ struct FormRenderer: Sendable {
     case .error(let error):
       line.append("error: \(error)", style: .error)
     }
+    return line
+  }
+}
+
+extension StyledLine {
+  /// The line cut to at most `columns` columns at a word boundary, ending in `…`; a line that fits is unchanged.
+  /// A first word longer than the room is cut where the room ends.
+  fileprivate func cutAtWord(to columns: Int) -> StyledLine {
+    guard width > columns else { return self }
+    guard columns > 1 else { return truncated(to: columns) }
+    let text = Array(self.text)
+    // The last space that leaves room for the ellipsis, with a word before it.
+    var cut = columns - 1
+    while cut > 0, text[cut] != " " { cut -= 1 }
+    while cut > 0, text[cut - 1] == " " { cut -= 1 }
+    var line = truncated(to: cut > 0 ? cut : columns - 1)
+    line.append("…", style: .hint)
     return line
   }
 }
