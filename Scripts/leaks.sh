@@ -36,7 +36,7 @@ run() {
   fi
 }
 
-for engine in pipeline debounce task shared; do
+for engine in pipeline debounce task shared all; do
   run "$engine-virtual" 'a 1\nb 2\nwait 2s\n' --clock virtual --engine "$engine"
   timing=(--delay 10ms)
   [[ $engine == debounce ]] && timing+=(--debounce 10ms)  # --debounce applies to the debounce engine only

@@ -7,7 +7,7 @@ import Testing
 struct FormRendererTests {
   static let renderer = FormRenderer(title: "calc · engine task")
   static let help = "Tab, Enter or ↓ next field · Shift-Tab or ↑ previous · digits and - type"
-  static let help2 = "← → Home End move · Backspace Delete erase · q, Esc or Ctrl-C quit"
+  static let help2 = "← → Home End move · Backspace Delete erase · Ctrl-Z suspend · q Esc Ctrl-C quit"
 
   static func form(_ keys: [Key], panels: Int = 1) -> FormState {
     var form = FormState(panelCount: panels)
@@ -30,7 +30,8 @@ struct FormRendererTests {
   func helpNamesEveryKey() {
     let help = FormRenderer.help.joined(separator: " ")
     for key in [
-      "Tab", "Enter", "↓", "Shift-Tab", "↑", "digits", "-", "←", "→", "Home", "End", "Backspace", "Delete", "q", "Esc",
+      "Tab", "Enter", "↓", "Shift-Tab", "↑", "digits", "-", "←", "→", "Home", "End", "Backspace", "Delete", "Ctrl-Z",
+      "q", "Esc",
       "Ctrl-C",
     ] {
       #expect(help.contains(key), "the help does not name \(key)")

@@ -161,6 +161,26 @@ struct FormSessionTests {
     #expect(harness.session.handle(event) == status)
   }
 
+  @Test("Ctrl-Z suspends through the app, then repaints the whole form")
+  func suspend() {
+    var suspended = 0
+    let model = CalculatorModel(engine: .pipeline, calculator: .instant)
+    let (_, continuation) = AsyncStream.makeStream(of: AppEvent.self)
+    var written: [String] = []
+    let session = FormSession(
+      models: [model], title: "calc", size: TerminalSize(rows: 10, columns: 80), colour: false, clock: TestClock(),
+      post: { continuation.yield($0) }, write: { written.append($0) }, suspend: { suspended += 1 })
+    session.start()
+    defer { session.stop() }
+    #expect(session.handle(.terminal(.key(.character("1")))) == nil)
+    written = []
+    #expect(session.handle(.terminal(.key(.suspend))) == nil)
+    #expect(suspended == 1)
+    #expect(model.a == 1)
+    // After `fg` the terminal's screen is the shell's: everything is drawn again, from a cleared screen.
+    #expect(written.count == 1 && written[0].contains(ANSI.clearScreen.text) && written[0].contains("a [1 "))
+  }
+
   @Test("a resize repaints the whole screen at the new size; too small a window says so")
   func resize() {
     let harness = SessionHarness(models: [CalculatorModel(engine: .pipeline, calculator: .instant)])

@@ -11,6 +11,7 @@ struct FormStateTests {
       (Key.character("q"), FormAction.quit(.request)),
       (.escape, .quit(.request)),
       (.interrupt, .quit(.interrupt)),
+      (.suspend, .suspend),
       (.character("7"), .insert("7")),
       (.character("x"), .insert("x")),
       (.backspace, .deleteBackward),
@@ -73,6 +74,7 @@ struct FormStateTests {
     #expect(form.apply(.moveLeft) == .moved)
     #expect(form.apply(.moveLeft) == .none)
     #expect(form.apply(.quit(.interrupt)) == .quit(.interrupt))
+    #expect(form.apply(.suspend) == .suspend)
     #expect(form.panels[1].input == Input(a: 1, b: nil))
   }
 

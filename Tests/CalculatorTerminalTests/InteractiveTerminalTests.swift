@@ -16,7 +16,7 @@ import Darwin
   .enabled(if: Tmux.isUsable, Tmux.skipReason))
 struct InteractiveTerminalTests {
   static let help = "Tab, Enter or ↓ next field · Shift-Tab or ↑ previous · digits and - type"
-  static let help2 = "← → Home End move · Backspace Delete erase · q, Esc or Ctrl-C quit"
+  static let help2 = "← → Home End move · Backspace Delete erase · Ctrl-Z suspend · q Esc Ctrl-C quit"
 
   /// A script that saves the terminal settings, runs `calc arguments` as its own process (its pid in the file
   /// `pid`), saves the settings again, then reports calc's exit status and keeps the window open. `environment`
@@ -116,6 +116,48 @@ struct InteractiveTerminalTests {
     try tmux.send("q", literal: true)
     try await tmux.waitForScreen("calc to exit") { $0.contains("calc exited 0") }
     Self.expectRestored(tmux)
+  }
+
+  @Test("Ctrl-Z gives the terminal back to the shell as it was; fg resumes the form, repainted, in raw mode")
+  func suspendAndResume() async throws {
+    let calc = try #require(Shell.calcExecutable(), "the calc executable is not next to the test bundle")
+    // Job control, as an interactive shell has it: calc runs as a job that Ctrl-Z stops and `fg` continues.
+    let tmux = try Tmux(
+      script: """
+        set -m
+        stty -g > before
+        \(Shell.quote(calc)) --engine pipeline
+        status=$?
+        stty -g > stopped
+        echo "calc stopped $status"
+        read answer
+        fg
+        status=$?
+        stty -g > after
+        echo "calc exited $status"
+        exec cat
+
+        """)
+    defer { tmux.close() }
+    try await tmux.waitForScreen("the form") { $0.contains(Self.help) }
+    try tmux.send("12", literal: true)
+    try await tmux.waitForScreen("12 typed") { $0.contains { $0.hasPrefix("  › a [12 ") } }
+    try tmux.send("C-z")
+    let stopped = try await tmux.waitForScreen("the shell's report of the stopped job") {
+      $0.contains { $0.hasPrefix("calc stopped ") }
+    }
+    #expect(!stopped.contains(Self.help), "the alternate screen is still on while calc is stopped")
+    #expect(tmux.file("stopped") == tmux.file("before"), "the terminal settings were not restored for the shell")
+    try tmux.send("x", "Enter")  // the script's `read`, then `fg`
+    try await tmux.waitForScreen("the form again, with what was typed") { screen in
+      screen.contains(Self.help) && screen.contains { $0.hasPrefix("  › a [12 ") }
+    }
+    try tmux.send("Tab")
+    try tmux.send("30", literal: true)
+    try await tmux.waitForScreen("the sum: raw mode is back") { $0.contains("    = 42") }
+    try tmux.send("q", literal: true)
+    try await tmux.waitForScreen("calc to exit") { $0.contains("calc exited 0") }
+    #expect(tmux.file("after") == tmux.file("before"))
   }
 
   enum Exit: String, CaseIterable, CustomTestStringConvertible {

@@ -31,6 +31,7 @@ struct KeyDecoderTests {
     ([esc, 0xc3, 0xa9], [.unknown([esc, 0xc3, 0xa9])], "Alt-é"),
     ([esc, 0x09], [.escape, .tab], "Escape then Tab in one read"),
     ([0x03], [.interrupt], "Ctrl-C"),
+    ([0x1a], [.suspend], "Ctrl-Z"),
     ([UInt8(ascii: "q")], [.character("q")], "q"),
     (Array("a+ ".utf8), [.character("a"), .character("+"), .character(" ")], "other printable text"),
     (Array("é€😀".utf8), [.character("é"), .character("€"), .character("😀")], "UTF-8 text"),

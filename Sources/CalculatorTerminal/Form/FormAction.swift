@@ -1,6 +1,6 @@
 /// What a key does to the form: the form's key bindings.
 ///
-/// `q`, Escape and Ctrl-C quit; Tab, Down and Enter move to the next field, Shift-Tab and Up to the previous;
+/// `q`, Escape and Ctrl-C quit; Ctrl-Z suspends (as a shell's job control expects); Tab, Down and Enter move to the next field, Shift-Tab and Up to the previous;
 /// digits and `-` are typed; Backspace, Delete, Left, Right, Home and End edit. Every other key is ignored.
 ///
 /// ```swift
@@ -27,6 +27,8 @@ enum FormAction: Hashable, Sendable {
   case focusNext, focusPrevious
   /// Leave the form.
   case quit(Quit)
+  /// Give the terminal back and stop, until the shell's `fg` continues the program.
+  case suspend
   /// A key with no binding.
   case ignore
 
@@ -36,6 +38,7 @@ enum FormAction: Hashable, Sendable {
       switch key {
       case .character("q"), .escape: .quit(.request)
       case .interrupt: .quit(.interrupt)
+      case .suspend: .suspend
       case .character(let character): .insert(character)
       case .backspace: .deleteBackward
       case .delete: .deleteForward

@@ -53,6 +53,8 @@ struct FormState: Hashable, Sendable {
     case edited(panel: Int)
     /// The user asked to leave.
     case quit(FormAction.Quit)
+    /// The user asked to suspend (Ctrl-Z).
+    case suspend
   }
 
   /// The panels, top to bottom.
@@ -77,6 +79,7 @@ struct FormState: Hashable, Sendable {
     switch action {
     case .ignore: return .none
     case .quit(let reason): return .quit(reason)
+    case .suspend: return .suspend
     case .focusNext:
       moveFocus(by: 1)
       return .moved

@@ -44,6 +44,7 @@ final class FormSession {
   private let clock: AnyClock
   private let post: @Sendable (AppEvent) -> Void
   private let write: (String) -> Void
+  private let suspend: () -> Void
   private var observers: [Task<Void, Never>] = []
   private var ticker: Task<Void, Never>?
 
@@ -52,7 +53,8 @@ final class FormSession {
   init(
     models: [CalculatorModel], labels: [String]? = nil, counts: [CalculationCounts] = [], title: String,
     size: TerminalSize, colour: Bool, clock: some Clock<Duration>,
-    post: @escaping @Sendable (AppEvent) -> Void, write: @escaping (String) -> Void
+    post: @escaping @Sendable (AppEvent) -> Void, write: @escaping (String) -> Void,
+    suspend: @escaping () -> Void = {}
   ) {
     precondition(!models.isEmpty, "a form needs at least one model")
     precondition(labels.map { $0.count == models.count } ?? true, "one label per model")
@@ -67,6 +69,7 @@ final class FormSession {
     self.clock = AnyClock(clock)
     self.post = post
     self.write = write
+    self.suspend = suspend
   }
 
   /// Whether the spinner's timer is running.
@@ -103,6 +106,10 @@ final class FormSession {
       case .quit(.request): return 0
       case .quit(.interrupt): return 130
       case .edited(let panel): push(panel)
+      case .suspend:
+        // Returns once the shell's `fg` has continued the program; whatever the terminal shows now is not ours.
+        suspend()
+        screen.invalidate()
       case .moved, .none: break
       }
     case .terminal(.resized(let size)):

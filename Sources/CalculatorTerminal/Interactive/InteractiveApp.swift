@@ -34,7 +34,8 @@ struct InteractiveApp {
       models: panels.map(\.model), labels: sideBySide ? panels.map(\.design.rawValue) : nil,
       counts: sideBySide ? panels.map(\.counts) : [], title: title,
       size: TerminalSize.of(descriptor: Platform.standardOutput), colour: colour,
-      clock: ContinuousClock(), post: { continuation.yield($0) }, write: { TerminalRestorer.write($0) })
+      clock: ContinuousClock(), post: { continuation.yield($0) }, write: { TerminalRestorer.write($0) },
+      suspend: { RawMode.suspend() })
     session.start()
     defer { session.stop() }
     for await event in events {

@@ -23,6 +23,8 @@ enum Key: Hashable, Sendable {
   case escape
   /// Ctrl-C: in raw mode it arrives as the byte `0x03`, not as `SIGINT`.
   case interrupt
+  /// Ctrl-Z: in raw mode it arrives as the byte `0x1a`, not as `SIGTSTP`.
+  case suspend
   /// A control byte or escape sequence the form has no use for, with its bytes.
   case unknown([UInt8])
 }

@@ -68,6 +68,7 @@ struct KeyDecoder: Sendable {
     let first = bytes[bytes.startIndex]
     switch first {
     case 0x03: return .key(.interrupt, length: 1)
+    case 0x1a: return .key(.suspend, length: 1)
     case 0x08, 0x7f: return .key(.backspace, length: 1)
     case 0x09: return .key(.tab, length: 1)
     case 0x0a, 0x0d: return .key(.enter, length: 1)

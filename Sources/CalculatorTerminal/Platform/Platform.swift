@@ -56,6 +56,9 @@ enum Platform {
   /// `isatty(3)`.
   static func isTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) != 0 }
 
+  /// Sends `signal` to the whole process, as `kill(1)` does; another thread may take it.
+  static func sendToProcess(_ signal: Int32) { _ = kill(getpid(), signal) }
+
   /// The environment variable `name`, or `nil` when it is not set.
   static func environment(_ name: String) -> String? {
     getenv(name).map { String(cString: $0) }
@@ -215,6 +218,10 @@ enum Platform {
     static let floatingPointError = SIGFPE
     static let abort = SIGABRT
     static let windowChanged = SIGWINCH
+    /// Ctrl-Z's signal outside raw mode: stop, for the shell's job control.
+    static let terminalStop = SIGTSTP
+    /// What the shell's `fg` and `bg` send to a stopped job.
+    static let continued = SIGCONT
   }
 
   /// What the kernel says about a signal (`siginfo_t`).

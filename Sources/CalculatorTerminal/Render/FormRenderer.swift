@@ -18,7 +18,7 @@ struct FormRenderer: Sendable {
   /// The key help: every key the form binds (``FormAction``), in two lines of at most 80 columns.
   static let help = [
     "Tab, Enter or ↓ next field · Shift-Tab or ↑ previous · digits and - type",
-    "← → Home End move · Backspace Delete erase · q, Esc or Ctrl-C quit",
+    "← → Home End move · Backspace Delete erase · Ctrl-Z suspend · q Esc Ctrl-C quit",
   ]
   /// Columns inside a field's brackets.
   static let fieldWidth = FieldState.maximumLength

@@ -71,7 +71,10 @@ struct ScriptRunner {
       }
       // The end of input: every calculation in flight ends.
       await clock.run()
-      for watcher in watchers { watcher.cancel() }
+      for watcher in watchers {
+        watcher.cancel()
+        await watcher.value
+      }
       for panel in shown { printer.settle(panel.model.status, at: clock.now.offset, engine: label(panel)) }
       printer.flush()
       withExtendedLifetime(panels) {}
@@ -105,7 +108,12 @@ struct ScriptRunner {
     }
     // The end of input: the watchers go on showing each design's events until no calculation is in flight.
     for await pending in Observed({ shown.contains { $0.model.status.isPending } }) where !pending { break }
-    for watcher in watchers { watcher.cancel() }
+    // Each watcher is waited for: one still suspended in its `Observed` at exit would keep the model in a cycle
+    // with the model's own observation registrar (LeakSanitizer reports it).
+    for watcher in watchers {
+      watcher.cancel()
+      await watcher.value
+    }
     for panel in shown { printer.show(panel.model.status, at: start.duration(to: clock.now), engine: label(panel)) }
     withExtendedLifetime(panels) {}
     return status

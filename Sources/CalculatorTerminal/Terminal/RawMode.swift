@@ -30,7 +30,9 @@ enum RawMode {
 
     TerminalRestorer.arm(input: input, output: output, original: original)
     SignalHandlers.install()
+    active = Active(input: input, output: output, original: original, raw: raw)
     defer {
+      active = nil
       TerminalRestorer.restore()
       SignalHandlers.uninstall()
     }
@@ -39,5 +41,30 @@ enum RawMode {
     }
     TerminalRestorer.write(ANSI.prepare)
     return try await body()
+  }
+
+  /// The terminal ``run(input:output:_:)`` holds in raw mode, if any.
+  private struct Active {
+    var input: Int32
+    var output: Int32
+    var original: Platform.TerminalSettings
+    var raw: Platform.TerminalSettings
+  }
+
+  private static var active: Active?
+
+  /// Ctrl-Z inside ``run(input:output:_:)``: gives the terminal back as it was (settings, main screen, cursor),
+  /// stops the process as the shell's job control expects (`SIGTSTP`), and once the shell's `fg` continues it,
+  /// takes raw mode and the alternate screen again. The caller repaints everything.
+  ///
+  /// Where nothing can stop the process (an orphaned process group, whose `SIGTSTP` the system discards), it
+  /// comes back at once. Outside `run`, it does nothing.
+  static func suspend() {
+    guard let active else { return }
+    TerminalRestorer.restore()
+    SignalHandlers.stopUntilContinued()
+    TerminalRestorer.arm(input: active.input, output: active.output, original: active.original)
+    _ = Platform.setTerminalSettings(active.raw, of: active.input, flushingInput: false)
+    TerminalRestorer.write(ANSI.prepare)
   }
 }

@@ -27,6 +27,8 @@ enum SignalHandlers {
   private static let previous = Platform.SignalActions()
   /// Where `SIGWINCH` writes, `-1` for nowhere.
   private static let resizeDescriptor = Atomic<Int32>(-1)
+  /// Set by the `SIGCONT` handler: the shell continued the stopped process.
+  private static let continued = Atomic<Bool>(false)
 
   /// Installs the handlers, remembering the actions they replace.
   static func install() {
@@ -36,12 +38,27 @@ enum SignalHandlers {
     for signal in terminating { previous.install(terminate, for: signal, restart: false, blocking: terminating) }
     for signal in crashing { previous.install(crash, for: signal, restart: false, blocking: terminating) }
     previous.install(resized, for: resize, restart: true, blocking: terminating)
+    previous.install(continuedHandler, for: Signal.continued, restart: true, blocking: terminating)
+  }
+
+  /// Stops the process as Ctrl-Z does outside raw mode (`SIGTSTP`, for the shell's job control), and returns once
+  /// the shell has continued it (`SIGCONT`), or after 0.2 s when no stop came — in an orphaned process group the
+  /// system discards the signal. The signal goes to the process (the thread calling may block it, as dispatch's
+  /// threads do), so this thread waits until the stop has happened and ended rather than going on before it.
+  static func stopUntilContinued() {
+    continued.store(false, ordering: .sequentiallyConsistent)
+    Platform.sendToProcess(Signal.terminalStop)
+    var waited = 0
+    while !continued.load(ordering: .sequentiallyConsistent) && waited < 200 {
+      Platform.sleep(microseconds: 1_000)
+      waited += 1
+    }
   }
 
   /// Puts back the actions ``install()`` replaced.
   static func uninstall() {
     resizeDescriptor.store(-1, ordering: .sequentiallyConsistent)
-    for signal in terminating + crashing + [resize] { previous.restore(signal) }
+    for signal in terminating + crashing + [resize, Signal.continued] { previous.restore(signal) }
   }
 
   /// Makes `SIGWINCH` write ``resizeByte`` to `descriptor` (`-1`: stop).
@@ -62,6 +79,10 @@ enum SignalHandlers {
     if Platform.wasSent(info) {
       Platform.raise(signal)
     }
+  }
+
+  private static let continuedHandler: Platform.SignalHandler = { _, _, _ in
+    SignalHandlers.continued.store(true, ordering: .sequentiallyConsistent)
   }
 
   private static let resized: Platform.SignalHandler = { _, _, _ in
