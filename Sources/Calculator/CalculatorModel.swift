@@ -29,7 +29,9 @@ public final class CalculatorModel {
   @ObservationIgnored let engineTask = TaskSlot()
   @ObservationIgnored let calculation = TaskSlot()
 
-  private var ownInput = Input()
+  /// The fields, stored apart: a view or pipeline that reads one field is not woken by edits of the other.
+  private var ownA: Int?
+  private var ownB: Int?
   private var ownOutcome: Outcome?
   /// The input whose calculation the debounce engine started last: until it is the current one, the input settles.
   private var debouncedInput: Input?
@@ -65,15 +67,16 @@ public final class CalculatorModel {
   public var input: Input {
     get {
       if case .shared(let shared) = engine { return shared.input }
-      return ownInput
+      return Input(a: ownA, b: ownB)
     }
     set {
       if case .shared(let shared) = engine {
         shared.input = newValue
         return
       }
-      guard newValue != ownInput else { return }
-      ownInput = newValue
+      guard newValue != Input(a: ownA, b: ownB) else { return }
+      if ownA != newValue.a { ownA = newValue.a }
+      if ownB != newValue.b { ownB = newValue.b }
       if case .task = engine { restartCalculation() }
     }
   }
@@ -84,13 +87,19 @@ public final class CalculatorModel {
   /// TextField("a", value: $model.a, format: .number)  // with `@Bindable var model`
   /// ```
   public var a: Int? {
-    get { input.a }
+    get {
+      if case .shared(let shared) = engine { return shared.input.a }
+      return ownA
+    }
     set { input.a = newValue }
   }
 
   /// The second field's number, `nil` while it holds none; a binding target for a number field.
   public var b: Int? {
-    get { input.b }
+    get {
+      if case .shared(let shared) = engine { return shared.input.b }
+      return ownB
+    }
     set { input.b = newValue }
   }
 
