@@ -85,8 +85,10 @@ struct CalcOptionsTests {
     #expect(try CalcOptions.parse(["--engine", "all", "--debounce", "2s"]).debounce == .seconds(2))
     let message = "--debounce only applies to --engine debounce (or all)"
     for engine in ["pipeline", "task", "shared"] {
-      #expect(throws: CalcOptions.UsageError(message: message)) {
-        try CalcOptions.parse(["--engine", engine, "--debounce", "2s"])
+      for interactive in [false, true] {
+        #expect(throws: CalcOptions.UsageError(message: message)) {
+          try CalcOptions.parse(["--engine", engine, "--debounce", "2s"]).resolved(interactive: interactive)
+        }
       }
     }
     // Without --engine it depends on the mode: the form shows all four designs, a script runs the pipeline.

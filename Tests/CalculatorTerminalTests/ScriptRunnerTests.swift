@@ -1,4 +1,5 @@
 import Calculator
+import RippleTesting
 import Testing
 
 @testable import CalculatorTerminal
@@ -96,8 +97,8 @@ struct ScriptRunnerTests {
     #expect(json.output.split(separator: "\n").count == 8)
   }
 
-  @Test("--engine all on the real clock: at the end of input, every design's events still come, when they happen")
-  func allOnTheRealClock() async throws {
+  @Test("--engine all with lines as they come: at the end of input, every design's events still come, when they happen")
+  func allAsLinesCome() async throws {
     var options = try CalcOptions.parse(["--engine", "all", "--delay", "200ms", "--debounce", "300ms"])
     options.script = true
     var output = ""
@@ -106,18 +107,28 @@ struct ScriptRunnerTests {
     continuation.yield("a 1")
     continuation.yield("b 2")
     continuation.finish()
-    #expect(await runner.run(lines: lines) == 0)
-    let events = output.split(separator: "\n").map { $0.split(separator: " ", maxSplits: 2) }
-    let times = events.compactMap { Double($0[0]) }
-    #expect(times == times.sorted(), "\(output)")
-    for design in CalcOptions.Engine.designs {
-      let own = events.filter { $0[1] == design.rawValue }
-      #expect(own.last?[2] == "result 3", "\(design): \(output)")
+    // The timed path `calc` takes on the real clock, on a test clock this test moves while the runner waits.
+    let clock = TestClock()
+    let status = await clock.lockstep {
+      let running = Task { await runner.runTimed(lines, clock: clock) }
+      await clock.run()
+      return await running.value
     }
-    // The task design's result comes 200 ms in, not once the debounce (300 ms + 200 ms) has ended.
-    let task = try #require(events.last { $0[1] == "task" }.flatMap { Double($0[0]) })
-    let debounce = try #require(events.last { $0[1] == "debounce" }.flatMap { Double($0[0]) })
-    #expect(task < debounce, "\(output)")
+    #expect(status == 0)
+    // The restarting designs' results come 200 ms in, not after the debounce (300 ms + 200 ms) has ended.
+    #expect(
+      output == """
+        0.000 pipeline computing
+        0.000 debounce settling
+        0.000 task computing
+        0.000 shared computing
+        0.200 task result 3
+        0.200 shared result 3
+        0.200 pipeline result 3
+        0.300 debounce computing
+        0.500 debounce result 3
+
+        """)
   }
 
   @Test("overflow is an error in words, and the next input calculates again", arguments: CalcOptions.Engine.designs)

@@ -172,9 +172,6 @@ public struct CalcOptions: Equatable, Sendable {
         throw UsageError(message: "unknown argument \(QuotedText(argument))")
       }
     }
-    if options.debounceGiven, options.engineGiven, options.engine != .debounce, options.engine != .all {
-      throw UsageError(message: "--debounce only applies to --engine debounce (or all)")
-    }
     return options
   }
 

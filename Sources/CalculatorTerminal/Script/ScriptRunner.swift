@@ -33,7 +33,7 @@ struct ScriptRunner {
       for await line in lines { script.append(line) }
       return await runVirtual(script)
     case .real:
-      return await runReal(lines)
+      return await runTimed(lines, clock: ContinuousClock())
     }
   }
 
@@ -45,12 +45,8 @@ struct ScriptRunner {
       let printer = EventPrinter(json: options.json, output: output)
       // Besides the status right after each edit, the status each reaction ends with: a calculation without
       // delay that a debounce starts is computing only within an instant, and is not shown.
-      let watchers = shown.map { panel in
-        Task {
-          for await status in Observed({ panel.model.status }) {
-            printer.settle(status, at: clock.now.offset, engine: label(panel))
-          }
-        }
+      let watchers = watch(shown) { panel, status in
+        printer.settle(status, at: clock.now.offset, engine: label(panel))
       }
       var status: Int32 = 0
       for (index, line) in lines.enumerated() {
@@ -71,10 +67,7 @@ struct ScriptRunner {
       }
       // The end of input: every calculation in flight ends.
       await clock.run()
-      for watcher in watchers {
-        watcher.cancel()
-        await watcher.value
-      }
+      await stop(watchers)
       for panel in shown { printer.settle(panel.model.status, at: clock.now.offset, engine: label(panel)) }
       printer.flush()
       withExtendedLifetime(panels) {}
@@ -82,18 +75,15 @@ struct ScriptRunner {
     }
   }
 
-  private func runReal<Lines: AsyncSequence<String, Never>>(_ lines: Lines) async -> Int32 {
-    let clock = ContinuousClock()
+  /// Plays `lines` as they come, on `clock` (`ContinuousClock` for `calc`; tests pass a `TestClock` and move
+  /// it), printing each status when it happens.
+  func runTimed<Lines: AsyncSequence<String, Never>, C: Clock<Duration>>(_ lines: Lines, clock: C) async -> Int32 {
     let start = clock.now
     let panels = options.makePanels(clock: clock)
     let shown = shownPanels(panels)
     let printer = EventPrinter(json: options.json, output: output)
-    let watchers = shown.map { panel in
-      Task {
-        for await status in Observed({ panel.model.status }) {
-          printer.show(status, at: start.duration(to: clock.now), engine: label(panel))
-        }
-      }
+    let watchers = watch(shown) { panel, status in
+      printer.show(status, at: start.duration(to: clock.now), engine: label(panel))
     }
     var status: Int32 = 0
     var number = 0
@@ -108,15 +98,30 @@ struct ScriptRunner {
     }
     // The end of input: the watchers go on showing each design's events until no calculation is in flight.
     for await pending in Observed({ shown.contains { $0.model.status.isPending } }) where !pending { break }
-    // Each watcher is waited for: one still suspended in its `Observed` at exit would keep the model in a cycle
-    // with the model's own observation registrar (LeakSanitizer reports it).
+    await stop(watchers)
+    for panel in shown { printer.show(panel.model.status, at: start.duration(to: clock.now), engine: label(panel)) }
+    withExtendedLifetime(panels) {}
+    return status
+  }
+
+  /// Starts one task per panel that calls `report` with each status of the panel's model it sees.
+  private func watch(
+    _ panels: [Panel], report: @escaping @MainActor (Panel, CalculatorStatus) -> Void
+  ) -> [Task<Void, Never>] {
+    panels.map { panel in
+      Task {
+        for await status in Observed({ panel.model.status }) { report(panel, status) }
+      }
+    }
+  }
+
+  /// Cancels the watchers and waits for each: one still suspended in its `Observed` at exit would keep the model
+  /// in a cycle with the model's own observation registrar (LeakSanitizer reports it).
+  private func stop(_ watchers: [Task<Void, Never>]) async {
     for watcher in watchers {
       watcher.cancel()
       await watcher.value
     }
-    for panel in shown { printer.show(panel.model.status, at: start.duration(to: clock.now), engine: label(panel)) }
-    withExtendedLifetime(panels) {}
-    return status
   }
 
   /// The panels whose status the script prints and edits go to: the first (the others of `shared` show the same
