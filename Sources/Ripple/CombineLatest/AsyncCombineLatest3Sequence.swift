@@ -1,7 +1,5 @@
 /// Returns a sequence of triples of the latest elements of three sequences, one each time any produces.
 ///
-/// Use it to derive a value from three changing inputs:
-///
 /// ```swift
 /// for await (width, height, scale) in combineLatest(widths, heights, scales) {
 ///   print(width * height * scale)
@@ -12,20 +10,8 @@
 /// // Prints 10, 100, 150.
 /// ```
 ///
-/// The first triple comes once every base has produced an element; after that, every element of any base
-/// produces a triple with the latest elements of the others. The bases are iterated in a task of the
-/// operator's own, started on the first `next()`; each base is asked for its next element only once its
-/// previous one has been combined into a triple the consumer took.
-///
-/// See <doc:CombineLatest> for the timing diagrams, the design and a comparison with Combine and
-/// swift-async-algorithms.
-///
-/// ## Finishing, throwing, cancellation
-/// The sequence finishes when all bases have finished, or as soon as one finishes without ever producing
-/// an element. The bases share one `Failure` type, which is the sequence's: non-throwing bases give a
-/// non-throwing sequence. An error from any base cancels the others and is thrown once, by the next
-/// `next()`; then the sequence finishes. Cancelling the consuming task, or dropping the iterator, cancels
-/// all bases and `next()` returns `nil`.
+/// It behaves as ``combineLatest(_:_:)``; see ``AsyncCombineLatest2Sequence`` for how it finishes, throws and
+/// cancels.
 @inlinable
 public func combineLatest<
   Base1: AsyncSequence & Sendable, Base2: AsyncSequence & Sendable, Base3: AsyncSequence & Sendable
@@ -41,8 +27,7 @@ where
 
 /// An asynchronous sequence of triples of the latest elements of three sequences.
 ///
-/// Create it with ``combineLatest(_:_:_:)``; see <doc:CombineLatest> for its timing and edge cases. It is
-/// `Sendable`, and each iterator iterates the bases anew.
+/// Create it with ``combineLatest(_:_:_:)``; it behaves as ``AsyncCombineLatest2Sequence``.
 public struct AsyncCombineLatest3Sequence<
   Base1: AsyncSequence & Sendable, Base2: AsyncSequence & Sendable, Base3: AsyncSequence & Sendable
 >: AsyncSequence, Sendable
@@ -54,6 +39,8 @@ where
   public typealias Element = (Base1.Element, Base2.Element, Base3.Element)
   /// The bases' common error type.
   public typealias Failure = Base1.Failure
+  @usableFromInline typealias Value = _CombineLatestValue<Base1.Element, Base2.Element, Base3.Element>
+  @usableFromInline typealias Storage = _FanInStorage<_CombineLatestPolicy<Value, Element>, Failure>
 
   @usableFromInline let base1: Base1
   @usableFromInline let base2: Base2
@@ -68,40 +55,29 @@ where
   /// Creates an iterator; each iterator iterates the bases anew.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    Iterator(base1, base2, base3)
+    let policy = _CombineLatestPolicy<Value, Element>(count: 3) { _, latest, _ in
+      guard case .first(let first)? = latest[0], case .second(let second)? = latest[1],
+        case .third(let third)? = latest[2]
+      else {
+        preconditionFailure("combineLatest: an element of the wrong base (state: running)")
+      }
+      return (first, second, third)
+    }
+    let run = Storage.run(base1, as: Value.first, base2, as: Value.second, base3, as: Value.third)
+    return Iterator(_Iteration(Storage(count: 3, policy: policy, name: "combineLatest", run: run)))
   }
 
   /// The iterator of an ``AsyncCombineLatest3Sequence``; one task iterates it.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline typealias Value = _CombineLatestValue<Base1.Element, Base2.Element, Base3.Element>
+    @usableFromInline let iteration: _Iteration<Storage>
 
-    @usableFromInline let iteration: _CombineLatestIteration<Value, Element, Failure>
-
-    @inlinable init(_ base1: Base1, _ base2: Base2, _ base3: Base3) {
-      iteration = _CombineLatestIteration(count: 3) { _, latest, _ in
-        guard case .first(let first)? = latest[0], case .second(let second)? = latest[1],
-          case .third(let third)? = latest[2]
-        else {
-          preconditionFailure("combineLatest: an element of the wrong base (state: running)")
-        }
-        return (first, second, third)
-      } run: { storage in
-        await withDiscardingTaskGroup { group in
-          group.addTask { await storage.consume(base1, at: 0, as: Value.first) }
-          group.addTask { await storage.consume(base2, at: 1, as: Value.second) }
-          group.addTask { await storage.consume(base3, at: 2, as: Value.third) }
-        }
-      }
+    @inlinable init(_ iteration: _Iteration<Storage>) {
+      self.iteration = iteration
     }
 
-    /// Returns the next triple; `nil` once the sequence has finished.
-    ///
-    /// Throws a base's error once, then returns `nil`. When the consuming task is cancelled it cancels the bases
-    /// and returns `nil`.
+    /// Returns the next triple; `nil` once the sequence has finished or the consuming task is cancelled.
     @inlinable
-    public mutating func next(
-      isolation actor: isolated (any Actor)? = #isolation
-    ) async throws(Failure) -> Element? {
+    public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(Failure) -> Element? {
       try await iteration.next(isolation: actor)
     }
   }

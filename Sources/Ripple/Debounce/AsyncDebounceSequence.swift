@@ -1,36 +1,12 @@
 extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// Emits an element only once `interval` has passed on `clock` without a newer element.
   ///
-  /// Use it to act on input once it settles — search as the user stops typing, save once edits pause:
-  ///
-  /// ```swift
-  /// // Input:  a b c . . . d . . . .   (one character per 100 ms)
-  /// for await query in keystrokes.debounce(for: .milliseconds(300), clock: clock) {
-  ///   print(query)
-  /// }
-  /// // Prints "c" at 500 ms, then "d" at 900 ms.
-  /// ```
-  ///
-  /// The base is consumed in a task of its own from the first `next()` on, whether or not anyone waits,
-  /// and re-arming the timer for a new element costs no task and no allocation.
-  ///
-  /// - When the base finishes, the pending element is still emitted once its interval has passed, then
-  ///   iteration finishes.
-  /// - When the base throws, the error is delivered at once: to the consumer waiting in `next()`, or else by
-  ///   the very next call to `next()`. An element not yet emitted is dropped, as the error ends the sequence
-  ///   the moment it happens.
-  /// - A consumer slower than the settling elements gets the latest settled one.
-  /// - Cancelling the consuming task, or dropping the iterator, cancels the base's iteration and the timer;
-  ///   `next()` then returns `nil`.
-  ///
-  /// See <doc:Debounce> for the timing diagrams, the design and a comparison with Combine and
-  /// swift-async-algorithms.
+  /// See ``AsyncDebounceSequence`` for an example and how it finishes, throws and cancels.
   ///
   /// - Parameters:
   ///   - interval: How long an element must stay the latest before it is emitted.
   ///   - tolerance: The tolerance passed to `clock` when sleeping.
   ///   - clock: The clock that measures `interval`; inject a `TestClock` in tests.
-  /// - Returns: A sequence that throws what the base throws.
   @inlinable
   public func debounce<C: Clock>(
     for interval: C.Duration, tolerance: C.Duration? = nil, clock: C
@@ -38,28 +14,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     AsyncDebounceSequence(base: self, interval: interval, tolerance: tolerance, clock: clock)
   }
 
-  /// Emits an element only once `interval` has passed without a newer element, measured on the
-  /// continuous clock.
+  /// Emits an element only once `interval` has passed on the continuous clock without a newer element.
   ///
-  /// Use it to act on input once it settles:
-  ///
-  /// ```swift
-  /// for await query in keystrokes.debounce(for: .milliseconds(300)) {
-  ///   print(query)   // the text once typing pauses for 300 ms
-  /// }
-  /// ```
-  ///
-  /// It behaves as ``debounce(for:tolerance:clock:)`` with a `ContinuousClock`: the pending element is
-  /// emitted before the finish, an error is delivered at once (dropping the pending element), and
-  /// cancellation cancels the base.
-  ///
-  /// See <doc:Debounce> for the timing diagrams, the design and a comparison with Combine and
-  /// swift-async-algorithms.
-  ///
-  /// - Parameters:
-  ///   - interval: How long an element must stay the latest before it is emitted.
-  ///   - tolerance: The tolerance used when sleeping.
-  /// - Returns: A sequence that throws what the base throws.
+  /// See ``AsyncDebounceSequence``.
   @inlinable
   public func debounce(
     for interval: Duration, tolerance: Duration? = nil
@@ -68,11 +25,31 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   }
 }
 
-/// An asynchronous sequence that emits an element of its base once a quiet interval has passed after it.
+/// An asynchronous sequence that emits an element of its base once `interval` has passed without a newer one.
 ///
-/// Create one with ``_Concurrency/AsyncSequence/debounce(for:tolerance:clock:)``. It finishes after
-/// emitting the pending element when its base finishes, throws its base's error as soon as it happens, and
-/// ends when the consuming task is cancelled. See <doc:Debounce> for its timing, edges and design.
+/// Use it to act on input once it settles — search as the user stops typing, save once edits pause:
+///
+/// ```swift
+/// // Input:  a b c . . . d . . . .   (one character per 100 ms)
+/// for await query in keystrokes.debounce(for: .milliseconds(300), clock: clock) {
+///   print(query)
+/// }
+/// // Prints "c" at 500 ms, then "d" at 900 ms.
+/// ```
+///
+/// The base is consumed in a task of its own from the first `next()` on, whether or not anyone waits; re-arming
+/// the timer for a new element costs no task and no allocation.
+///
+/// - When the base finishes, the pending element is still emitted once its interval has passed, then the
+///   sequence finishes.
+/// - When the base throws, the error is delivered at once: to the consumer waiting in `next()`, or else by the
+///   next call to `next()`. An element not yet emitted is dropped.
+/// - A consumer slower than the settling elements gets the latest settled one.
+/// - Cancelling the consuming task, or dropping the iterator, cancels the base's iteration and the timer;
+///   `next()` then returns `nil`.
+///
+/// See <doc:Debounce> for the timing diagrams, the design and a comparison with Combine and
+/// swift-async-algorithms.
 public struct AsyncDebounceSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
 where Base.Element: Sendable {
   /// The base's elements.
@@ -96,32 +73,26 @@ where Base.Element: Sendable {
   /// Creates an iterator; its tasks start on its first `next()`.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    Iterator(storage: _DebounceStorage(base: base, interval: interval, tolerance: tolerance, clock: clock))
+    Iterator(
+      _TimedStorage(
+        base: base, interval: interval, tolerance: tolerance, clock: clock, policy: _DebouncePolicy(),
+        name: "debounce"))
   }
 
-  /// The iterator of an ``AsyncDebounceSequence``.
-  ///
-  /// It is not `Sendable`: one task iterates it. Dropping it ends the iteration.
+  /// The iterator of an ``AsyncDebounceSequence``; one task iterates it, and dropping it ends the iteration.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline let iteration: _IterationHandle<_DebounceStorage<Base, C>>
-    @usableFromInline var started = false
+    @usableFromInline let iteration: _Iteration<_TimedStorage<Base, C, _DebouncePolicy<Element, C.Instant>>>
 
     @inlinable
-    init(storage: _DebounceStorage<Base, C>) {
-      iteration = _IterationHandle(storage)
+    init(_ storage: _TimedStorage<Base, C, _DebouncePolicy<Element, C.Instant>>) {
+      iteration = _Iteration(storage)
     }
 
-    /// Returns the next settled element, or `nil` once the base has finished and its last element was
-    /// emitted, or once the consuming task is cancelled; throws the base's error.
+    /// Returns the next settled element; `nil` once the base finished and its last element was emitted, or once
+    /// the consuming task is cancelled. Throws the base's error.
     @inlinable
-    public mutating func next(
-      isolation actor: isolated (any Actor)? = #isolation
-    ) async throws(Failure) -> Element? {
-      if !started {
-        started = true
-        iteration.storage.start()
-      }
-      return try await iteration.storage.next(isolation: actor)
+    public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(Failure) -> Element? {
+      try await iteration.next(isolation: actor)
     }
   }
 }

@@ -100,11 +100,11 @@ where Base.Element: Sendable {
 
   /// The iterator of ``AsyncMapLatestSequence``. Dropping it cancels the base and the transform in flight.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline let handle: _IterationHandle<_MapLatestStorage<Base, Output, Failure>>
+    @usableFromInline let iteration: _Iteration<_MapLatestStorage<Base, Output, Failure>>
 
     @inlinable
     init(_ storage: _MapLatestStorage<Base, Output, Failure>) {
-      handle = _IterationHandle(storage)
+      iteration = _Iteration(storage)
     }
 
     /// The next result, `nil` when iteration ended, or the error that ended it.
@@ -114,7 +114,7 @@ where Base.Element: Sendable {
     /// next. Then `nil` follows. When the consuming task is cancelled it cancels the base and the transform and returns `nil`.
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(Failure) -> Output? {
-      try await handle.storage.next(isolation: actor)
+      try await iteration.next(isolation: actor)
     }
   }
 }

@@ -40,97 +40,111 @@ struct _MapLatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
 
   @inlinable init() {}
 
-  /// What the consumer's `next()` does.
-  @usableFromInline enum NextAction {
-    /// Start the base task, then wait.
-    case startAndSuspend
-    /// Wait for an event to resume the consumer.
-    case suspend
-    /// Resume at once with this outcome, cancelling `tasks` (when iteration ends).
-    case resume(Result<Output?, Failure>, cancel: [Task<Void, Never>])
+  /// The tasks an ending iteration cancels.
+  @usableFromInline struct Tasks {
+    @usableFromInline var base: Task<Void, Never>?
+    @usableFromInline var transform: Task<Void, Never>?
+
+    @inlinable init(of running: borrowing Running) {
+      base = running.baseTask
+      transform = running.inFlight?.task
+    }
+
+    @inlinable func cancel() {
+      base?.cancel()
+      transform?.cancel()
+    }
   }
 
+  /// The side effect of an event, run by the storage once the lock is released.
+  @usableFromInline enum Action {
+    case none
+    /// Hand the result to the consumer.
+    case resumeConsumer(Consumer, Result<Output?, Failure>)
+    /// Start the transform of the element just produced as `generation`, cancelling the one it supersedes.
+    case startTransform(generation: UInt64, superseding: Task<Void, Never>?)
+    /// Iteration is over or ending with a failure: the base task stops.
+    case stopProducing
+    /// A task was started after it became useless: cancel it.
+    case cancelTask(Task<Void, Never>)
+    /// Cancel the tasks, then resume the consumer, when present, with the result.
+    case end(Consumer?, Result<Output?, Failure>, Tasks)
+  }
+
+  /// The consumer's first `next()` is about to start the base task.
   @inlinable
-  mutating func nextRequested(_ consumer: Consumer) -> NextAction {
+  mutating func started() {
+    guard case .initial = state else { preconditionFailure("mapLatest: started twice (state: \(state))") }
+    state = .running(Running(consumer: nil))
+  }
+
+  /// The consumer calls `next()`; `.none` means it waits.
+  @inlinable
+  mutating func nextRequested(_ consumer: Consumer) -> Action {
     switch state {
     case .initial:
-      state = .running(Running(consumer: consumer))
-      return .startAndSuspend
+      preconditionFailure("mapLatest: next() before the iteration started (state: initial)")
     case .finished:
-      return .resume(.success(nil), cancel: [])
+      return .resumeConsumer(consumer, .success(nil))
     case .running(var running):
       precondition(running.consumer == nil, "mapLatest: next() called concurrently (state: waiting)")
       if let output = running.pending {
         running.pending = nil
         state = .running(running)
-        return .resume(.success(output), cancel: [])
+        return .resumeConsumer(consumer, .success(output))
       }
       if let failure = running.failure {
         state = .finished
-        return .resume(.failure(failure), cancel: Self.tasks(of: running))
+        return .end(consumer, .failure(failure), Tasks(of: running))
       }
       if running.baseFinished && running.inFlight == nil {
         state = .finished
-        return .resume(.success(nil), cancel: [])
+        return .resumeConsumer(consumer, .success(nil))
       }
       running.consumer = consumer
       state = .running(running)
-      return .suspend
+      return .none
     }
   }
 
   /// The base task was created; it is cancelled with iteration.
   @inlinable
-  mutating func baseStarted(_ task: Task<Void, Never>) -> Task<Void, Never>? {
-    guard case .running(var running) = state else { return task }  // ended before it was recorded
+  mutating func baseStarted(_ task: Task<Void, Never>) -> Action {
+    guard case .running(var running) = state else { return .cancelTask(task) }  // ended before it was recorded
     running.baseTask = task
     state = .running(running)
-    return nil
+    return .none
   }
 
-  /// The base produced an element. Returns its generation and the superseded transform to cancel, or `nil` when
-  /// iteration has ended or is ending with a failure, and the base task should stop.
+  /// The base produced an element: its transform starts, superseding the one in flight, unless iteration has
+  /// ended or is ending with a failure.
   @inlinable
-  mutating func elementProduced() -> (generation: UInt64, supersede: Task<Void, Never>?)? {
-    guard case .running(var running) = state, running.failure == nil else { return nil }
+  mutating func elementProduced() -> Action {
+    guard case .running(var running) = state, running.failure == nil else { return .stopProducing }
     running.latest &+= 1
     let superseded = running.inFlight?.task
     running.inFlight = (running.latest, nil)
     state = .running(running)
-    return (running.latest, superseded)
+    return .startTransform(generation: running.latest, superseding: superseded)
   }
 
-  /// The transform for `generation` was started as `task`. Returns the task when it must be cancelled at once
-  /// (a newer element or the end of iteration came first).
+  /// The transform for `generation` was started as `task`; it is cancelled at once when a newer element or the
+  /// end of iteration came first.
   @inlinable
-  mutating func transformStarted(_ task: Task<Void, Never>, generation: UInt64) -> Task<Void, Never>? {
-    guard case .running(var running) = state else { return task }
+  mutating func transformStarted(_ task: Task<Void, Never>, generation: UInt64) -> Action {
+    guard case .running(var running) = state else { return .cancelTask(task) }
     guard running.inFlight?.generation == generation else {
       // Superseded already (its task is cancelled here), or it already finished (cancelling is harmless).
-      return generation == running.latest ? nil : task
+      return generation == running.latest ? .none : .cancelTask(task)
     }
     running.inFlight = (generation, task)
     state = .running(running)
-    return nil
-  }
-
-  /// What to do after an event from a task: whom to resume with what, and which tasks to cancel.
-  @usableFromInline struct Effects {
-    @usableFromInline var resume: (consumer: Consumer, outcome: Result<Output?, Failure>)?
-    @usableFromInline var cancel: [Task<Void, Never>] = []
-
-    @inlinable static var none: Effects { Effects() }
-
-    @inlinable
-    init(resume: (consumer: Consumer, outcome: Result<Output?, Failure>)? = nil, cancel: [Task<Void, Never>] = []) {
-      self.resume = resume
-      self.cancel = cancel
-    }
+    return .none
   }
 
   /// The transform for `generation` returned or threw. Outcomes of superseded generations are discarded.
   @inlinable
-  mutating func transformFinished(generation: UInt64, _ outcome: Result<Output, Failure>) -> Effects {
+  mutating func transformFinished(generation: UInt64, _ outcome: Result<Output, Failure>) -> Action {
     guard case .running(var running) = state, generation == running.latest,
       running.inFlight?.generation == generation
     else { return .none }
@@ -140,7 +154,7 @@ struct _MapLatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
       if let consumer = running.consumer {
         running.consumer = nil
         state = .running(running)
-        return Effects(resume: (consumer, .success(output)))
+        return .resumeConsumer(consumer, .success(output))
       }
       running.pending = output
       state = .running(running)
@@ -154,13 +168,13 @@ struct _MapLatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
 
   /// The base finished; the transform in flight may still deliver.
   @inlinable
-  mutating func baseFinished() -> Effects {
+  mutating func baseFinished() -> Action {
     guard case .running(var running) = state else { return .none }
     running.baseFinished = true
     running.baseTask = nil
     if running.inFlight == nil, running.pending == nil, running.failure == nil, let consumer = running.consumer {
       state = .finished
-      return Effects(resume: (consumer, .success(nil)))
+      return .resumeConsumer(consumer, .success(nil))
     }
     state = .running(running)
     return .none
@@ -168,50 +182,41 @@ struct _MapLatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
 
   /// The base threw: iteration ends with `failure` after any result already computed.
   @inlinable
-  mutating func baseFailed(_ failure: Failure) -> Effects {
+  mutating func baseFailed(_ failure: Failure) -> Action {
     guard case .running(var running) = state else { return .none }
     running.baseFinished = true
     running.baseTask = nil
     return failed(running, failure)
   }
 
-  /// The consumer's task was cancelled, or its iterator went away. Returns the consumer to resume with `nil`
-  /// and the tasks to cancel.
+  /// The consumer's task was cancelled, or its iterator went away.
   @inlinable
-  mutating func cancelled() -> (consumer: Consumer?, cancel: [Task<Void, Never>]) {
-    guard case .running(let running) = state else {
-      state = .finished
-      return (nil, [])
-    }
-    state = .finished
-    return (running.consumer, Self.tasks(of: running))
+  mutating func cancelled() -> Action {
+    defer { state = .finished }
+    guard case .running(let running) = state else { return .none }
+    return .end(running.consumer, .success(nil), Tasks(of: running))
   }
 
   /// A transform or the base failed: iteration ends with the first failure, after `pending` if there is one. From
   /// here on no element starts a transform and no transform's outcome is delivered.
   @inlinable
-  mutating func failed(_ running: consuming Running, _ failure: Failure) -> Effects {
+  mutating func failed(_ running: consuming Running, _ failure: Failure) -> Action {
     var running = running
-    let cancel = Self.tasks(of: running)
+    let tasks = Tasks(of: running)
     running.baseTask = nil
     running.inFlight = nil
     running.baseFinished = true
     if running.failure != nil {
       // Already ending: this is the base or a transform reacting to that.
       state = .running(running)
-      return Effects(cancel: cancel)
+      return .end(nil, .failure(failure), tasks)
     }
     if running.pending == nil, let consumer = running.consumer {
       state = .finished
-      return Effects(resume: (consumer, .failure(failure)), cancel: cancel)
+      return .end(consumer, .failure(failure), tasks)
     }
     running.failure = failure
     state = .running(running)
-    return Effects(cancel: cancel)
-  }
-
-  @inlinable
-  static func tasks(of running: borrowing Running) -> [Task<Void, Never>] {
-    [running.baseTask, running.inFlight?.task].compactMap { $0 }
+    return .end(nil, .failure(failure), tasks)
   }
 }

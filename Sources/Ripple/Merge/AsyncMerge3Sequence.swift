@@ -1,7 +1,5 @@
 /// Returns a sequence of the elements of three sequences, interleaved as they arrive.
 ///
-/// Use it to handle events from three sources in one loop:
-///
 /// ```swift
 /// for await event in merge(keys, resizes, ticks) {
 ///   print(event)
@@ -12,19 +10,7 @@
 /// // Prints a, r, t.
 /// ```
 ///
-/// Each element is delivered exactly once, and the elements of one base keep their order. The bases are
-/// iterated in a task of the operator's own, started on the first `next()`; each base is asked for its next
-/// element only once the consumer has taken its previous one, and bases with an element waiting are
-/// served in turn.
-///
-/// See <doc:Merge> for the timing diagrams, the design and a comparison with Combine and
-/// swift-async-algorithms.
-///
-/// ## Finishing, throwing, cancellation
-/// The sequence finishes when all bases have finished. The bases share one `Failure` type, which is the
-/// sequence's: non-throwing bases give a non-throwing sequence. An error from any base cancels the others
-/// and is thrown once, by the next `next()`; then the sequence finishes. Cancelling the consuming task, or
-/// dropping the iterator, cancels all bases and `next()` returns `nil`.
+/// It behaves as ``merge(_:_:)``; see ``AsyncMerge2Sequence`` for how it finishes, throws and cancels.
 @inlinable
 public func merge<Base1: AsyncSequence & Sendable, Base2: AsyncSequence & Sendable, Base3: AsyncSequence & Sendable>(
   _ base1: Base1, _ base2: Base2, _ base3: Base3
@@ -38,8 +24,7 @@ where
 
 /// An asynchronous sequence of the elements of three sequences, interleaved as they arrive.
 ///
-/// Create it with ``merge(_:_:_:)``; see <doc:Merge> for its timing and edge cases. It is `Sendable`, and each
-/// iterator iterates the bases anew.
+/// Create it with ``merge(_:_:_:)``; it behaves as ``AsyncMerge2Sequence``.
 public struct AsyncMerge3Sequence<
   Base1: AsyncSequence & Sendable, Base2: AsyncSequence & Sendable, Base3: AsyncSequence & Sendable
 >: AsyncSequence, Sendable
@@ -51,6 +36,7 @@ where
   public typealias Element = Base1.Element
   /// The bases' common error type.
   public typealias Failure = Base1.Failure
+  @usableFromInline typealias Storage = _FanInStorage<_MergePolicy<Element>, Failure>
 
   @usableFromInline let base1: Base1
   @usableFromInline let base2: Base2
@@ -65,31 +51,21 @@ where
   /// Creates an iterator; each iterator iterates the bases anew.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    Iterator(base1, base2, base3)
+    let run = Storage.run(base1, as: { $0 }, base2, as: { $0 }, base3, as: { $0 })
+    return Iterator(_Iteration(Storage(count: 3, policy: _MergePolicy(), name: "merge", run: run)))
   }
 
   /// The iterator of an ``AsyncMerge3Sequence``; one task iterates it.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline let iteration: _MergeIteration<Element, Failure>
+    @usableFromInline let iteration: _Iteration<Storage>
 
-    @inlinable init(_ base1: Base1, _ base2: Base2, _ base3: Base3) {
-      iteration = _MergeIteration(count: 3) { storage in
-        await withDiscardingTaskGroup { group in
-          group.addTask { await storage.consume(base1, at: 0) }
-          group.addTask { await storage.consume(base2, at: 1) }
-          group.addTask { await storage.consume(base3, at: 2) }
-        }
-      }
+    @inlinable init(_ iteration: _Iteration<Storage>) {
+      self.iteration = iteration
     }
 
-    /// Returns the next element of any base; `nil` once every base has finished.
-    ///
-    /// Throws a base's error once, then returns `nil`. When the consuming task is cancelled it cancels the bases
-    /// and returns `nil`.
+    /// Returns the next element of any base; `nil` once all finished or the consuming task is cancelled.
     @inlinable
-    public mutating func next(
-      isolation actor: isolated (any Actor)? = #isolation
-    ) async throws(Failure) -> Element? {
+    public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(Failure) -> Element? {
       try await iteration.next(isolation: actor)
     }
   }

@@ -11,20 +11,8 @@
 /// // Prints hello, bye.
 /// ```
 ///
-/// Each element is delivered exactly once, and the elements of one base keep their order. With one base
-/// the sequence delivers that base's elements; with none, it finishes at once. The bases are iterated in a
-/// task of the operator's own (one child task per base), started on the first `next()`; each base is asked
-/// for its next element only once the consumer has taken its previous one, and bases with an element
-/// waiting are served in turn.
-///
-/// See <doc:Merge> for the timing diagrams, the design and a comparison with Combine and
-/// swift-async-algorithms.
-///
-/// ## Finishing, throwing, cancellation
-/// The sequence finishes when all bases have finished. The bases share one `Failure` type, which is the
-/// sequence's: non-throwing bases give a non-throwing sequence. An error from any base cancels the others
-/// and is thrown once, by the next `next()`; then the sequence finishes. Cancelling the consuming task, or
-/// dropping the iterator, cancels all bases and `next()` returns `nil`.
+/// With one base the sequence delivers that base's elements; with none, it finishes at once. Otherwise it behaves
+/// as ``merge(_:_:)``; see ``AsyncMerge2Sequence`` for how it finishes, throws and cancels.
 @inlinable
 public func merge<Base: AsyncSequence & Sendable>(
   _ bases: some Collection<Base>
@@ -34,14 +22,14 @@ public func merge<Base: AsyncSequence & Sendable>(
 
 /// An asynchronous sequence of the elements of any number of sequences, interleaved as they arrive.
 ///
-/// Create it with ``merge(_:)``; see <doc:Merge> for its timing and edge cases. It is `Sendable`, and each
-/// iterator iterates the bases anew.
+/// Create it with ``merge(_:)``; it behaves as ``AsyncMerge2Sequence``.
 public struct AsyncMergeSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable
 where Base.Element: Sendable {
   /// The bases' common element type.
   public typealias Element = Base.Element
   /// The bases' common error type.
   public typealias Failure = Base.Failure
+  @usableFromInline typealias Storage = _FanInStorage<_MergePolicy<Element>, Failure>
 
   @usableFromInline let bases: [Base]
 
@@ -52,31 +40,21 @@ where Base.Element: Sendable {
   /// Creates an iterator; each iterator iterates the bases anew.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    Iterator(bases)
+    let storage = Storage(count: bases.count, policy: _MergePolicy(), name: "merge", run: Storage.run(bases))
+    return Iterator(_Iteration(storage))
   }
 
   /// The iterator of an ``AsyncMergeSequence``; one task iterates it.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline let iteration: _MergeIteration<Element, Failure>
+    @usableFromInline let iteration: _Iteration<Storage>
 
-    @inlinable init(_ bases: [Base]) {
-      iteration = _MergeIteration(count: bases.count) { storage in
-        await withDiscardingTaskGroup { group in
-          for (index, base) in bases.enumerated() {
-            group.addTask { await storage.consume(base, at: index) }
-          }
-        }
-      }
+    @inlinable init(_ iteration: _Iteration<Storage>) {
+      self.iteration = iteration
     }
 
-    /// Returns the next element of any base; `nil` once every base has finished.
-    ///
-    /// Throws a base's error once, then returns `nil`. When the consuming task is cancelled it cancels the bases
-    /// and returns `nil`.
+    /// Returns the next element of any base; `nil` once all finished or the consuming task is cancelled.
     @inlinable
-    public mutating func next(
-      isolation actor: isolated (any Actor)? = #isolation
-    ) async throws(Failure) -> Element? {
+    public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(Failure) -> Element? {
       try await iteration.next(isolation: actor)
     }
   }

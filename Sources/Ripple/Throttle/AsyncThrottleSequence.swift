@@ -1,40 +1,13 @@
 extension AsyncSequence where Self: Sendable, Element: Sendable {
-  /// Emits the first element at once, then at most one element per `interval` on `clock`: the latest or the
-  /// first of each interval.
+  /// Emits the first element at once, then at most one element per `interval` on `clock`: the latest or the first
+  /// of each interval.
   ///
-  /// Use it to keep a steady, bounded rate from a fast source — progress updates, scroll positions, sensor
-  /// readings — without losing the latest value:
-  ///
-  /// ```swift
-  /// // Input:  a b c d e . . . . .   (one character per 100 ms)
-  /// for await value in readings.throttle(for: .milliseconds(300), clock: clock) {
-  ///   print(value)
-  /// }
-  /// // Prints "a" at 0 ms, "c" at 300 ms, "e" at 600 ms.
-  /// // With `latest: false`: "a" at 0 ms, "b" at 300 ms, "d" at 600 ms.
-  /// ```
-  ///
-  /// An element that comes while no interval is open is emitted at once and opens one. Elements that come
-  /// during an interval are held; when it ends, the held element is emitted right away — without waiting
-  /// for another input — and opens the next interval. The base is consumed in a task of its own from the
-  /// first `next()` on.
-  ///
-  /// - When the base finishes, a held element is still emitted when its interval ends, then iteration
-  ///   finishes.
-  /// - When the base throws, the error is delivered at once: to the consumer waiting in `next()`, or else by
-  ///   the very next call to `next()`; a held element is dropped.
-  /// - A consumer slower than the interval gets the latest emitted element.
-  /// - Cancelling the consuming task, or dropping the iterator, cancels the base's iteration and the timer;
-  ///   `next()` then returns `nil`.
-  ///
-  /// See <doc:Throttle> for the timing diagrams, the design and a comparison with Combine and
-  /// swift-async-algorithms.
+  /// See ``AsyncThrottleSequence`` for an example and how it finishes, throws and cancels.
   ///
   /// - Parameters:
   ///   - interval: The shortest time between two emitted elements.
   ///   - clock: The clock that measures `interval`; inject a `TestClock` in tests.
   ///   - latest: Whether an interval emits the latest element it received (`true`) or the first.
-  /// - Returns: A sequence that throws what the base throws.
   @inlinable
   public func throttle<C: Clock>(
     for interval: C.Duration, clock: C, latest: Bool = true
@@ -44,25 +17,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 
   /// Emits the first element at once, then at most one element per `interval` on the continuous clock.
   ///
-  /// Use it to keep a steady rate from a fast source:
-  ///
-  /// ```swift
-  /// for await progress in updates.throttle(for: .milliseconds(100)) {
-  ///   print(progress)   // at most ten lines a second, always ending with the final value
-  /// }
-  /// ```
-  ///
-  /// It behaves as ``throttle(for:clock:latest:)`` with a `ContinuousClock`: a held element is emitted at
-  /// its interval's end and before the finish, an error is delivered at once, and cancellation cancels the
-  /// base.
-  ///
-  /// See <doc:Throttle> for the timing diagrams, the design and a comparison with Combine and
-  /// swift-async-algorithms.
-  ///
-  /// - Parameters:
-  ///   - interval: The shortest time between two emitted elements.
-  ///   - latest: Whether an interval emits the latest element it received (`true`) or the first.
-  /// - Returns: A sequence that throws what the base throws.
+  /// See ``AsyncThrottleSequence``.
   @inlinable
   public func throttle(
     for interval: Duration, latest: Bool = true
@@ -73,9 +28,31 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 
 /// An asynchronous sequence that emits at most one element of its base per interval.
 ///
-/// Create one with ``_Concurrency/AsyncSequence/throttle(for:clock:latest:)``. It finishes after emitting a
-/// held element when its base finishes, throws its base's error as soon as it happens, and ends when the
-/// consuming task is cancelled. See <doc:Throttle> for its timing, edges and design.
+/// Use it to keep a steady, bounded rate from a fast source — progress updates, scroll positions, sensor
+/// readings — without losing the latest value:
+///
+/// ```swift
+/// // Input:  a b c d e . . . . .   (one character per 100 ms)
+/// for await value in readings.throttle(for: .milliseconds(300), clock: clock) {
+///   print(value)
+/// }
+/// // Prints "a" at 0 ms, "c" at 300 ms, "e" at 600 ms.
+/// // With `latest: false`: "a" at 0 ms, "b" at 300 ms, "d" at 600 ms.
+/// ```
+///
+/// An element that comes while no interval is open is emitted at once and opens one. Elements that come during an
+/// interval are held; when it ends, the held element is emitted right away — without waiting for another input —
+/// and opens the next interval. The base is consumed in a task of its own from the first `next()` on.
+///
+/// - When the base finishes, a held element is still emitted when its interval ends, then the sequence finishes.
+/// - When the base throws, the error is delivered at once: to the consumer waiting in `next()`, or else by the
+///   next call to `next()`; a held element is dropped.
+/// - A consumer slower than the interval gets the latest emitted element.
+/// - Cancelling the consuming task, or dropping the iterator, cancels the base's iteration and the timer;
+///   `next()` then returns `nil`.
+///
+/// See <doc:Throttle> for the timing diagrams, the design and a comparison with Combine and
+/// swift-async-algorithms.
 public struct AsyncThrottleSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
 where Base.Element: Sendable {
   /// The base's elements.
@@ -99,32 +76,26 @@ where Base.Element: Sendable {
   /// Creates an iterator; its tasks start on its first `next()`.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    Iterator(storage: _ThrottleStorage(base: base, interval: interval, clock: clock, latest: latest))
+    Iterator(
+      _TimedStorage(
+        base: base, interval: interval, tolerance: nil, clock: clock, policy: _ThrottlePolicy(latest: latest),
+        name: "throttle"))
   }
 
-  /// The iterator of an ``AsyncThrottleSequence``.
-  ///
-  /// It is not `Sendable`: one task iterates it. Dropping it ends the iteration.
+  /// The iterator of an ``AsyncThrottleSequence``; one task iterates it, and dropping it ends the iteration.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline let iteration: _IterationHandle<_ThrottleStorage<Base, C>>
-    @usableFromInline var started = false
+    @usableFromInline let iteration: _Iteration<_TimedStorage<Base, C, _ThrottlePolicy<Element, C.Instant>>>
 
     @inlinable
-    init(storage: _ThrottleStorage<Base, C>) {
-      iteration = _IterationHandle(storage)
+    init(_ storage: _TimedStorage<Base, C, _ThrottlePolicy<Element, C.Instant>>) {
+      iteration = _Iteration(storage)
     }
 
-    /// Returns the next emitted element, or `nil` once the base has finished and a held element was
-    /// emitted, or once the consuming task is cancelled; throws the base's error.
+    /// Returns the next emitted element; `nil` once the base finished and a held element was emitted, or once the
+    /// consuming task is cancelled. Throws the base's error.
     @inlinable
-    public mutating func next(
-      isolation actor: isolated (any Actor)? = #isolation
-    ) async throws(Failure) -> Element? {
-      if !started {
-        started = true
-        iteration.storage.start()
-      }
-      return try await iteration.storage.next(isolation: actor)
+    public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(Failure) -> Element? {
+      try await iteration.next(isolation: actor)
     }
   }
 }

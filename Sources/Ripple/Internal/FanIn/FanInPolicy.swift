@@ -1,0 +1,21 @@
+/// What a fan-in operator (`merge`, `combineLatest`) makes of its bases' elements: when an output is ready and
+/// what it holds, and whether a base's end ends the iteration.
+///
+/// ``_FanInStateMachine`` owns everything else — the consumer, the producers and their backpressure, the bases'
+/// ends and failures, cancellation — and calls the policy under its lock.
+@usableFromInline
+protocol _FanInPolicy: Sendable {
+  associatedtype Value: Sendable
+  associatedtype Output: Sendable
+
+  /// Base `index` produced `value` while the consumer waits: the output to hand over at once (taking from `slots`
+  /// what it uses) and the producers to wake, or `nil` to hold `value` until the consumer can use it.
+  mutating func output(for value: Value, at index: Int, slots: inout _FanInSlots<Value>) -> (Output, _FanInWake)?
+  /// The output the held elements make for a consumer that asks, or `nil` when they make none yet.
+  mutating func output(from slots: inout _FanInSlots<Value>) -> (Output, _FanInWake)?
+  /// Whether base `index` finishing ends the iteration at once, cancelling the other bases; otherwise it ends
+  /// when every base has finished.
+  func endsIteration(whenBaseFinishes index: Int, slots: borrowing _FanInSlots<Value>) -> Bool
+  /// The iteration ended: drop what the policy keeps.
+  mutating func reset()
+}

@@ -1,0 +1,197 @@
+/// The state of one iteration of a fan-in operator over any number of bases; its ``_FanInPolicy`` decides when an
+/// output is ready and what it holds.
+///
+/// Events come from the consumer (`nextReady`, `nextRequested`, `cancelled`) and from one producer per base
+/// (`elementProduced`, `producerSuspending`, `baseFinished`, `baseFailed`); each returns the ``Action`` to run
+/// once the lock is released.
+///
+/// Backpressure: a producer whose element the policy cannot use at once suspends until it is used, and only then
+/// asks its base for the next one — so each base has at most one element in flight. When the consumer already
+/// waits and the policy makes an output of the element, the producer does not suspend at all: the steady path of
+/// a fast consumer costs one lock and one resumption per element.
+///
+/// Ends: an error from any base cancels the others and is thrown once, to the waiting consumer or by the next
+/// `next()`; the iteration also ends when every base has finished, or when the policy says a base's end ends it.
+@usableFromInline
+struct _FanInStateMachine<Policy: _FanInPolicy, Failure: Error>: ~Copyable {
+  @usableFromInline typealias Value = Policy.Value
+  @usableFromInline typealias Output = Policy.Output
+  @usableFromInline typealias Consumer = UnsafeContinuation<Result<Output?, Failure>, Never>
+
+  /// The phase of the iteration. Internal only so that the inlinable event methods, which specialize in client
+  /// modules, can switch on it.
+  @usableFromInline
+  enum State {
+    /// Bases are being consumed; the consumer waits in `next()` when a continuation is present.
+    case running(Consumer?)
+    /// A base threw while the consumer was not waiting; its next `next()` throws this error, once.
+    case failed(Failure)
+    /// Iteration is over: every `next()` returns `nil`.
+    case finished
+  }
+
+  /// The side effect of an event, run by the storage once the lock is released.
+  @usableFromInline
+  enum Action {
+    case none
+    /// Return the result from `next()` without suspending, and wake the producers.
+    case returnResult(Result<Output?, Failure>, _FanInWake)
+    /// Hand the result to the waiting consumer, and wake the producers.
+    case resumeConsumer(Consumer, Result<Output?, Failure>, _FanInWake)
+    /// The producer suspends until its element is used (see ``producerSuspending(at:_:)``).
+    case suspendProducer
+    /// Resume a producer that was about to suspend: `true` to go on, `false` to stop.
+    case resumeProducer(_FanInProducer, Bool)
+    /// Iteration is over: the producer stops.
+    case stopProducer
+    /// The task consuming the bases started after the iteration ended: cancel it.
+    case cancelTask(Task<Void, Never>)
+    /// Iteration ends: cancel the task when present (which cancels the remaining bases), stop the suspended
+    /// producers, and resume the consumer when present with the result.
+    case end(Consumer?, Result<Output?, Failure>, [_FanInProducer], Task<Void, Never>?)
+  }
+
+  @usableFromInline var state: State
+  @usableFromInline var slots: _FanInSlots<Value>
+  @usableFromInline var policy: Policy
+  /// Bases that have not finished.
+  @usableFromInline var active: Int
+  /// The task consuming the bases, once started and until the iteration is over.
+  @usableFromInline var task: Task<Void, Never>?
+  /// The operator's name, for precondition messages.
+  @usableFromInline let name: StaticString
+
+  @inlinable
+  init(count: Int, policy: Policy, name: StaticString) {
+    state = count == 0 ? .finished : .running(nil)
+    slots = _FanInSlots(count: count)
+    self.policy = policy
+    active = count
+    self.name = name
+  }
+
+  // MARK: Producer events
+
+  /// Base `index` produced `value`.
+  @inlinable
+  mutating func elementProduced(_ value: Value, at index: Int) -> Action {
+    switch state {
+    case .running(let consumer?):
+      if let (output, wake) = policy.output(for: value, at: index, slots: &slots) {
+        state = .running(nil)
+        return .resumeConsumer(consumer, .success(output), wake)
+      }
+      slots.hold(value, at: index)
+      return .suspendProducer
+    case .running(nil):
+      slots.hold(value, at: index)
+      return .suspendProducer
+    case .failed, .finished:
+      return .stopProducer
+    }
+  }
+
+  /// The producer of base `index`, told to suspend, is about to: `.none` means it waits to be resumed.
+  @inlinable
+  mutating func producerSuspending(at index: Int, _ producer: _FanInProducer) -> Action {
+    guard case .running = state else { return .resumeProducer(producer, false) }
+    guard let goOn = slots.producerSuspending(at: index, producer) else { return .none }
+    return .resumeProducer(producer, goOn)
+  }
+
+  /// Base `index` finished.
+  @inlinable
+  mutating func baseFinished(at index: Int) -> Action {
+    guard case .running(let consumer) = state else { return .none }
+    active -= 1
+    if policy.endsIteration(whenBaseFinishes: index, slots: slots) {
+      return end(consumer, with: .success(nil), cancellingBases: true)
+    }
+    // A producer with a pending element is suspended, so it cannot finish: when none is active, none is pending.
+    guard active == 0 else { return .none }
+    return end(consumer, with: .success(nil), cancellingBases: false)
+  }
+
+  /// A base threw `error`.
+  @inlinable
+  mutating func baseFailed(_ error: Failure) -> Action {
+    switch state {
+    case .running(let consumer?):
+      return end(consumer, with: .failure(error))
+    case .running(nil):
+      let action = end(nil, with: .success(nil))
+      state = .failed(error)
+      return action
+    case .failed, .finished:
+      return .none
+    }
+  }
+
+  // MARK: Consumer events
+
+  /// The consumer asks without waiting: `.returnResult` when an output (or the end) is ready, else `.none`.
+  @inlinable
+  mutating func nextReady() -> Action {
+    switch state {
+    case .running(nil):
+      if let (output, wake) = policy.output(from: &slots) {
+        return .returnResult(.success(output), wake)
+      }
+      guard active == 0 else { return .none }
+      state = .finished
+      return .returnResult(.success(nil), .none)
+    case .running(.some):
+      preconditionFailure("\(name): an iterator was used by two tasks at once (state: running)")
+    case .failed(let error):
+      state = .finished
+      return .returnResult(.failure(error), .none)
+    case .finished:
+      return .returnResult(.success(nil), .none)
+    }
+  }
+
+  /// The consumer waits for the next output: `.none` when `consumer` was stored, else it is resumed at once.
+  @inlinable
+  mutating func nextRequested(_ consumer: Consumer) -> Action {
+    guard case .returnResult(let result, let wake) = nextReady() else {
+      state = .running(consumer)
+      return .none
+    }
+    return .resumeConsumer(consumer, result, wake)
+  }
+
+  /// The consuming task was cancelled or dropped its iterator: everything stops.
+  @inlinable
+  mutating func cancelled() -> Action {
+    switch state {
+    case .running(let consumer):
+      return end(consumer, with: .success(nil))
+    case .failed:
+      state = .finished
+      return .none
+    case .finished:
+      return .none
+    }
+  }
+
+  /// The task consuming the bases started.
+  @inlinable
+  mutating func taskStarted(_ task: Task<Void, Never>) -> Action {
+    guard case .running = state else { return .cancelTask(task) }
+    self.task = task
+    return .none
+  }
+
+  /// Ends the iteration, collecting what the caller must resume, and the task to cancel unless every base
+  /// finished on its own.
+  @inlinable
+  mutating func end(
+    _ consumer: Consumer?, with result: Result<Output?, Failure>, cancellingBases: Bool = true
+  ) -> Action {
+    state = .finished
+    let producers = slots.removeAll()
+    policy.reset()
+    defer { task = nil }
+    return .end(consumer, result, producers, cancellingBases ? task : nil)
+  }
+}

@@ -1,0 +1,151 @@
+/// One iteration of a fan-in operator: its ``_FanInStateMachine`` in a lock, the consumer's side and the
+/// producers' side, and the task that consumes the bases (one child task per base), started on the first `next()`.
+@usableFromInline
+final class _FanInStorage<Policy: _FanInPolicy, Failure: Error>: _IterationStorage {
+  @usableFromInline typealias Machine = _FanInStateMachine<Policy, Failure>
+  @usableFromInline typealias Value = Policy.Value
+  /// Consumes the bases, each with ``consume(_:at:as:)``.
+  @usableFromInline typealias Run = @Sendable (_FanInStorage) async -> Void
+
+  @usableFromInline let machine: _Mutex<Machine>
+  /// `nil` without bases: the iteration is over before it starts.
+  @usableFromInline let run: Run?
+
+  @inlinable
+  init(count: Int, policy: Policy, name: StaticString, run: @escaping Run) {
+    machine = _Mutex(Machine(count: count, policy: policy, name: name))
+    self.run = count == 0 ? nil : run
+  }
+
+  @inlinable
+  func start() {
+    guard let run else { return }
+    let task = _startOperatorTask { await run(self) }
+    perform(machine.withLock { $0.taskStarted(task) })
+  }
+
+  @inlinable
+  func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Policy.Output? {
+    // An output that is ready costs one lock: no continuation, no cancellation handler. A cancelled task takes the
+    // slow path, whose handler ends the iteration at once.
+    if !Task.isCancelled, case .returnResult(let result, let wake) = machine.withLock({ $0.nextReady() }) {
+      wake.resume()
+      return try result.get()
+    }
+    return try await waitForNext(isolation: actor) { consumer in
+      perform(machine.withLock { $0.nextRequested(consumer) })
+    }
+  }
+
+  @inlinable
+  func cancel() {
+    perform(machine.withLock { $0.cancelled() })
+  }
+
+  /// Iterates `base` as base number `index`, handing each element over as `wrap(element)` and asking for the next
+  /// one only once it has been used.
+  @inlinable
+  func consume<Base: AsyncSequence>(
+    _ base: Base, at index: Int, as wrap: (Base.Element) -> Value
+  ) async where Base.Failure == Failure {
+    do throws(Failure) {
+      // The base's iterator is gone by the time the others are cancelled or the consumer learns the end.
+      guard try await produce(base, at: index, as: wrap) else { return }
+      perform(machine.withLock { $0.baseFinished(at: index) })
+    } catch {
+      perform(machine.withLock { $0.baseFailed(error) })
+    }
+  }
+
+  /// Hands over the elements of `base`; returns `true` when it finished, `false` when the iteration ended.
+  @inlinable
+  func produce<Base: AsyncSequence>(
+    _ base: Base, at index: Int, as wrap: (Base.Element) -> Value
+  ) async throws(Failure) -> Bool where Base.Failure == Failure {
+    var iterator = base.makeAsyncIterator()
+    while let element = try await iterator.next(isolation: nil) {
+      let value = wrap(element)
+      switch machine.withLock({ $0.elementProduced(value, at: index) }) {
+      case .suspendProducer:
+        let goOn = await withUnsafeContinuation(isolation: nil) { (producer: _FanInProducer) in
+          perform(machine.withLock { $0.producerSuspending(at: index, producer) })
+        }
+        guard goOn else { return false }
+      case .stopProducer:
+        return false
+      case let action:
+        perform(action)
+      }
+    }
+    return true
+  }
+
+  /// Runs an action outside the lock.
+  @inlinable
+  func perform(_ action: Machine.Action) {
+    switch action {
+    case .none, .suspendProducer, .stopProducer:
+      break
+    case .returnResult(_, let wake):
+      wake.resume()
+    case .resumeConsumer(let consumer, let result, let wake):
+      wake.resume()
+      consumer.resume(returning: result)
+    case .resumeProducer(let producer, let goOn):
+      producer.resume(returning: goOn)
+    case .cancelTask(let task):
+      task.cancel()
+    case .end(let consumer, let result, let producers, let task):
+      task?.cancel()
+      for producer in producers {
+        producer.resume(returning: false)
+      }
+      consumer?.resume(returning: result)
+    }
+  }
+}
+
+extension _FanInStorage {
+  /// Consumes two bases of possibly different types, as base 0 and base 1.
+  @inlinable
+  static func run<Base1: AsyncSequence & Sendable, Base2: AsyncSequence & Sendable>(
+    _ base1: Base1, as wrap1: @escaping @Sendable (Base1.Element) -> Value,
+    _ base2: Base2, as wrap2: @escaping @Sendable (Base2.Element) -> Value
+  ) -> Run where Base1.Failure == Failure, Base2.Failure == Failure {
+    { storage in
+      await withDiscardingTaskGroup { group in
+        group.addTask { await storage.consume(base1, at: 0, as: wrap1) }
+        group.addTask { await storage.consume(base2, at: 1, as: wrap2) }
+      }
+    }
+  }
+
+  /// Consumes three bases of possibly different types, as bases 0, 1 and 2.
+  @inlinable
+  static func run<Base1: AsyncSequence & Sendable, Base2: AsyncSequence & Sendable, Base3: AsyncSequence & Sendable>(
+    _ base1: Base1, as wrap1: @escaping @Sendable (Base1.Element) -> Value,
+    _ base2: Base2, as wrap2: @escaping @Sendable (Base2.Element) -> Value,
+    _ base3: Base3, as wrap3: @escaping @Sendable (Base3.Element) -> Value
+  ) -> Run where Base1.Failure == Failure, Base2.Failure == Failure, Base3.Failure == Failure {
+    { storage in
+      await withDiscardingTaskGroup { group in
+        group.addTask { await storage.consume(base1, at: 0, as: wrap1) }
+        group.addTask { await storage.consume(base2, at: 1, as: wrap2) }
+        group.addTask { await storage.consume(base3, at: 2, as: wrap3) }
+      }
+    }
+  }
+
+  /// Consumes every base of a collection, in its order.
+  @inlinable
+  static func run<Base: AsyncSequence & Sendable>(_ bases: [Base]) -> Run
+  where Base.Element == Value, Base.Failure == Failure {
+    { storage in
+      await withDiscardingTaskGroup { group in
+        for (index, base) in bases.enumerated() {
+          group.addTask { await storage.consume(base, at: index, as: { $0 }) }
+        }
+      }
+    }
+  }
+}

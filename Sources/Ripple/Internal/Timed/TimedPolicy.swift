@@ -1,0 +1,23 @@
+/// What a timer-driven operator (``AsyncDebounceSequence``, ``AsyncThrottleSequence``) does with the elements
+/// between its base and its timer: which it holds, which it emits, and when its timer must wake.
+///
+/// ``_TimedStateMachine`` owns everything else — the consumer, the timer task, the ready element, the base's end
+/// and failure — and calls the policy under its lock. A policy never suspends and never sees a continuation.
+@usableFromInline
+protocol _TimedPolicy: Sendable {
+  associatedtype Element
+  associatedtype Instant: InstantProtocol
+
+  /// When the timer must wake next; `nil` while nothing is timed.
+  var deadline: Instant? { get }
+  /// Whether an element waits to be emitted: while one does, the base's end waits for it.
+  var isHolding: Bool { get }
+
+  /// The base produced `element` at `now`; `end` is `now` plus the operator's interval. Returns an element to
+  /// emit at once.
+  mutating func received(_ element: Element, now: Instant, end: Instant) -> Element?
+  /// The timer slept until `deadline`; `end` is the clock's now plus the interval. Returns the element to emit.
+  mutating func timerFired(at deadline: Instant, end: Instant, baseFinished: Bool) -> Element?
+  /// The base finished while the policy held nothing: nothing is timed any more.
+  mutating func baseFinishedIdle()
+}

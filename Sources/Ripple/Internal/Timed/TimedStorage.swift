@@ -1,0 +1,111 @@
+/// One iteration of a timer-driven operator: its ``_TimedStateMachine`` in a lock, and the two tasks it starts on
+/// the first `next()` — one consuming the base, one sleeping on the clock.
+@usableFromInline
+final class _TimedStorage<Base: AsyncSequence & Sendable, C: Clock, Policy: _TimedPolicy>: _IterationStorage
+where Base.Element: Sendable, Policy.Element == Base.Element, Policy.Instant == C.Instant {
+  @usableFromInline typealias Machine = _TimedStateMachine<Policy, Base.Failure>
+
+  @usableFromInline let machine: _Mutex<Machine>
+  @usableFromInline let base: Base
+  @usableFromInline let interval: C.Duration
+  @usableFromInline let tolerance: C.Duration?
+  @usableFromInline let clock: C
+
+  @inlinable
+  init(base: Base, interval: C.Duration, tolerance: C.Duration?, clock: C, policy: Policy, name: StaticString) {
+    machine = _Mutex(Machine(policy, name: name))
+    self.base = base
+    self.interval = interval
+    self.tolerance = tolerance
+    self.clock = clock
+  }
+
+  @inlinable
+  func start() {
+    machine.withLock { $0.started() }
+    let baseTask = _startOperatorTask { await self.consumeBase() }
+    let timerTask = _startOperatorTask { await self.runTimer() }
+    perform(machine.withLock { $0.tasksStarted(Machine.Tasks(base: baseTask, timer: timerTask)) })
+  }
+
+  @inlinable
+  func next(isolation: isolated (any Actor)?) async throws(Base.Failure) -> Base.Element? {
+    try await waitForNext(isolation: isolation) { consumer in
+      perform(machine.withLock { $0.nextRequested(consumer) })
+    }
+  }
+
+  @inlinable
+  func cancel() {
+    perform(machine.withLock { $0.cancelled() })
+  }
+
+  /// The body of the base-consuming task: hands every element to the machine as soon as it comes.
+  @inlinable
+  func consumeBase() async {
+    var iterator = base.makeAsyncIterator()
+    while true {
+      let element: Base.Element?
+      do {
+        element = try await iterator.next(isolation: nil)
+      } catch {
+        perform(machine.withLock { $0.upstreamFailed(error) })
+        return
+      }
+      guard let element else {
+        perform(machine.withLock { $0.upstreamFinished() })
+        return
+      }
+      let now = clock.now
+      let end = now.advanced(by: interval)
+      guard perform(machine.withLock { $0.elementProduced(element, now: now, end: end) }) else { return }
+    }
+  }
+
+  /// The body of the timer task: sleeps until the policy's deadline, then lets the policy emit what it holds.
+  @inlinable
+  func runTimer() async {
+    while let deadline = await nextDeadline() {
+      do {
+        try await clock.sleep(until: deadline, tolerance: tolerance)
+      } catch {
+        return
+      }
+      let end = clock.now.advanced(by: interval)
+      perform(machine.withLock { $0.deadlineReached(deadline, end: end) })
+    }
+  }
+
+  /// The deadline the timer sleeps to next, waiting for one if nothing is timed; `nil` to stop.
+  @inlinable
+  func nextDeadline() async -> C.Instant? {
+    await withUnsafeContinuation { (timer: Machine.Timer) in
+      perform(machine.withLock { $0.deadlineRequested(timer) })
+    }
+  }
+
+  /// Runs an action outside the lock; returns `false` when the base-consuming task must stop.
+  @inlinable @discardableResult
+  func perform(_ action: Machine.Action) -> Bool {
+    switch action {
+    case .none:
+      break
+    case .resumeConsumer(let consumer, let result):
+      consumer.resume(returning: result)
+    case .resumeTimer(let timer, let deadline):
+      timer.resume(returning: deadline)
+    case .resumeConsumerAndTimer(let consumer, let element, let timer, let deadline):
+      consumer.resume(returning: .success(element))
+      timer.resume(returning: deadline)
+    case .stopProducing:
+      return false
+    case .cancelTasks(let tasks):
+      tasks.cancel()
+    case .end(let consumer, let result, let timer, let tasks):
+      consumer?.resume(returning: result)
+      timer?.resume(returning: nil)
+      tasks?.cancel()
+    }
+    return true
+  }
+}

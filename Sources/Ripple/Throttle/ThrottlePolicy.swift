@@ -1,0 +1,66 @@
+/// Throttle's part of a timed iteration: an element emitted opens an interval; what comes during it is held and
+/// emitted when it ends, which opens the next one.
+///
+/// ```
+/// base:     a b c d e . . . .   (one element per 100 ms, interval 300 ms)
+/// interval: [a    )[c    )[e    )
+/// emitted:  a      c      e     (at 0, 300 and 600 ms; with latest: false, a, b, d)
+/// ```
+///
+/// An element that comes while no interval is open is emitted at once. The timer wakes at the interval's end
+/// and emits the held element without waiting for another input. An element that comes after the interval
+/// ended but before the timer ran closes it itself.
+@usableFromInline
+struct _ThrottlePolicy<Element: Sendable, Instant: InstantProtocol>: _TimedPolicy {
+  /// Whether an interval emits the latest element it received (`true`) or the first.
+  @usableFromInline let latest: Bool
+  /// When the open interval ends; `nil` when none is open and the next element goes out at once.
+  @usableFromInline var intervalEnd: Instant?
+  /// The element to emit when the open interval ends.
+  @usableFromInline var held: Element?
+
+  @inlinable init(latest: Bool) {
+    self.latest = latest
+  }
+
+  @inlinable var deadline: Instant? { intervalEnd }
+  @inlinable var isHolding: Bool { held != nil }
+
+  @inlinable @inline(__always)
+  mutating func received(_ element: Element, now: Instant, end: Instant) -> Element? {
+    if let intervalEnd {
+      if now < intervalEnd {
+        // The steady path of a burst: an interval is open, hold the element.
+        if latest || held == nil { held = element }
+        return nil
+      }
+      if let emitted = held {
+        // The interval ended before this element came, even if the timer has not run yet.
+        held = element
+        self.intervalEnd = end
+        return emitted
+      }
+    }
+    intervalEnd = end
+    return element
+  }
+
+  @inlinable
+  mutating func timerFired(at deadline: Instant, end: Instant, baseFinished: Bool) -> Element? {
+    // A late element may have closed that interval and opened another.
+    guard let intervalEnd, intervalEnd <= deadline else { return nil }
+    guard let emitted = held else {
+      self.intervalEnd = nil
+      return nil
+    }
+    held = nil
+    // After the base finished this was the last element: no interval to open, the timer can stop.
+    self.intervalEnd = baseFinished ? nil : end
+    return emitted
+  }
+
+  @inlinable
+  mutating func baseFinishedIdle() {
+    intervalEnd = nil
+  }
+}
