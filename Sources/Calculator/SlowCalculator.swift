@@ -75,7 +75,7 @@ public struct SlowCalculator: Sendable {
   /// The real service on the continuous clock: what the app uses.
   ///
   /// ```swift
-  /// let model = CalculatorModel(engine: .task, calculator: .live())  // one second per calculation
+  /// let model = CalculatorModel(engine: .task(calculator: .live()))  // one second per calculation
   /// ```
   public static func live(delay: Duration = .seconds(1)) -> SlowCalculator {
     live(delay: delay, clock: ContinuousClock())
@@ -84,7 +84,7 @@ public struct SlowCalculator: Sendable {
   /// Adds at once: for previews and tests of everything but timing.
   ///
   /// ```swift
-  /// let previewModel = CalculatorModel(engine: .task, calculator: .instant)  // sums appear as soon as typed
+  /// let previewModel = CalculatorModel(engine: .task(calculator: .instant))  // sums appear as soon as typed
   /// ```
   public static let instant = SlowCalculator { input in try sum(input) }
 
@@ -92,7 +92,7 @@ public struct SlowCalculator: Sendable {
   /// test that calculates without substituting a calculator fails and says which test it was.
   ///
   /// ```swift
-  /// let model = CalculatorModel(engine: .task, calculator: .failing())
+  /// let model = CalculatorModel(engine: .task(calculator: .failing()))
   /// model.a = 1
   /// model.b = 2
   /// // model.status becomes .error(.unimplemented("…")), naming the calling function
