@@ -103,6 +103,21 @@ struct FormSessionTests {
     }
   }
 
+  @Test("a model's change is drawn as delivered; one for an input the form has replaced since is dropped")
+  func deliveredChanges() {
+    let model = CalculatorModel(engine: .task(calculator: .live(delay: .seconds(1), clock: TestClock())))
+    let harness = SessionHarness(models: [model])
+    harness.type("1")
+    harness.type([.tab, .character("2")])
+    #expect(harness.screen[4] == "    ⠋ computing…")
+    let stale = PanelResult(status: .result(1), last: 1)
+    _ = harness.session.handle(.modelChanged(model: 0, input: Input(a: 1), result: stale))
+    #expect(harness.screen[4] == "    ⠋ computing…")
+    let current = PanelResult(status: .result(3), last: 3)
+    _ = harness.session.handle(.modelChanged(model: 0, input: Input(a: 1, b: 2), result: current))
+    #expect(harness.screen[4] == "    = 3")
+  }
+
   @Test("--engine all: one pair of fields, the four designs side by side, each with its counters")
   func allSideBySide() async throws {
     let clock = TestClock()
