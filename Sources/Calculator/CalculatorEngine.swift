@@ -3,11 +3,10 @@ import Observation
 /// One of the four designs, as a type: it holds a ``CalculatorModel``'s fields and latest outcome, and keeps the
 /// outcome in step with the fields.
 ///
-/// A model shows its engine: it reads and writes ``input`` and shows ``status``. An engine starts what runs for
-/// its whole life when it is created, reacts when ``input`` is set, and reports each calculation by setting
-/// ``outcome``; releasing it cancels every task it started. The model holds its engine, so releasing the model
-/// ends the engine's work — unless another model shows the same engine: several models of one engine show, and
-/// edit, one calculation, which is what ``SharedCalculation`` is for. See <doc:TheFourDesigns>.
+/// A model reads and writes its engine's ``input`` and shows its ``status``. An engine starts what runs for its
+/// whole life when it is created, reacts when ``input`` is set, reports each calculation by setting ``outcome``,
+/// and cancels every task it started when it is released. Models that show one engine show, and edit, one
+/// calculation. Each design's shorthand takes what the design uses; see <doc:TheFourDesigns>.
 ///
 /// ```swift
 /// let pipeline = CalculatorModel(engine: .pipeline(calculator: .instant))
@@ -17,14 +16,12 @@ import Observation
 /// let screens = [CalculatorModel(engine: calculation), CalculatorModel(engine: calculation)]
 /// ```
 ///
-/// Conforming types are `@Observable` and isolated to the main actor, so what a model derives from them is
-/// observable too.
+/// Conforming types are `@Observable`, so what a model derives from them is observable too.
 @MainActor
 public protocol CalculatorEngine: AnyObject, Observable {
   /// Both fields; setting a different value is the change the engine reacts to.
   var input: Input { get set }
   /// The latest calculation's outcome, for whichever input it was; `nil` until the first calculation ends.
-  ///
   /// Superseded calculations report nothing, so it never goes back to an older input's outcome.
   var outcome: Outcome? { get }
   /// What the result area shows for the current input.

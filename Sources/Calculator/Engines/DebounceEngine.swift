@@ -1,12 +1,8 @@
 import Observation
 import Ripple
 
-/// Design 2, the Combine original: wait until the input has been still for an interval, then calculate it.
-///
-/// A task the engine starts when it is created, and cancels when it is released, watches the input with
-/// `Observed`, waits with `debounce(for:tolerance:clock:)` on the engine's clock, and calculates with `mapLatest`,
-/// so a newer settled input cancels the calculation in flight. Typing continuously calculates nothing until the
-/// typing pauses; meanwhile ``status`` is ``CalculatorStatus/settling``.
+/// Design 2, the Combine original: wait until the input has been still for an interval, then calculate it
+/// (<doc:TheFourDesigns#2-The-debounced-pipeline-the-Combine-original>).
 ///
 /// ```swift
 /// let model = CalculatorModel(engine: .debounce(interval: .seconds(1), calculator: .instant))
@@ -14,6 +10,9 @@ import Ripple
 /// model.b = 2
 /// // model.status: .settling, then .result(3) a second later
 /// ```
+///
+/// Typing continuously calculates nothing until the typing pauses. The pipeline runs in a task the engine starts
+/// when it is created and cancels when it is released; a newer settled input cancels the calculation in flight.
 @MainActor @Observable
 public final class DebounceEngine: CalculatorEngine {
   /// Both fields; see ``CalculatorEngine/input``.
@@ -24,12 +23,8 @@ public final class DebounceEngine: CalculatorEngine {
   private var settledInput: Input?
   @ObservationIgnored private var pipeline: Task<Void, Never>?
 
-  /// Creates the engine and starts its pipeline.
-  ///
-  /// - Parameters:
-  ///   - interval: How long the input must stay unchanged before it is calculated.
-  ///   - calculator: The slow service.
-  ///   - clock: The clock the debounce waits on; tests pass a `TestClock`.
+  /// Creates the engine and starts its pipeline, which calculates an input that stayed unchanged for `interval`
+  /// on `clock` with `calculator`.
   public init(
     interval: Duration = CalculatorDesign.defaultDebounceInterval, calculator: SlowCalculator,
     clock: some Clock<Duration> = ContinuousClock()
@@ -52,8 +47,7 @@ public final class DebounceEngine: CalculatorEngine {
     pipeline?.cancel()
   }
 
-  /// What the result area shows: ``CalculatorStatus/settling`` while the input waits to settle, otherwise as
-  /// ``CalculatorEngine/status``.
+  /// ``CalculatorStatus/settling`` while the input waits to settle, otherwise as ``CalculatorEngine/status``.
   public var status: CalculatorStatus {
     let status = CalculatorStatus.of(input, latest: outcome)
     return status == .computing && settledInput != input ? .settling : status
@@ -61,7 +55,7 @@ public final class DebounceEngine: CalculatorEngine {
 }
 
 extension CalculatorEngine where Self == DebounceEngine {
-  /// A ``DebounceEngine``: `CalculatorModel(engine: .debounce(interval: .seconds(1), calculator: .instant))`.
+  /// A ``DebounceEngine``; see ``DebounceEngine/init(interval:calculator:clock:)``.
   public static func debounce(
     interval: Duration = CalculatorDesign.defaultDebounceInterval, calculator: SlowCalculator,
     clock: some Clock<Duration> = ContinuousClock()

@@ -2,12 +2,7 @@ import Observation
 import Ripple
 
 /// Design 1, the Observation pipeline: watch `a` and `b`, drop empty fields and repeats, pair them, calculate the
-/// latest pair.
-///
-/// The pipeline — `Observed` on each field, `compacted()`, `removeDuplicates()`, `combineLatest`, then the
-/// calculator through `mapLatest`, which cancels the calculation a newer pair supersedes — runs in a task the
-/// engine starts when it is created and cancels when it is released. There is no delay: with the instant
-/// calculator, each change of a field is calculated at once.
+/// latest pair (<doc:TheFourDesigns#1-The-Observation-pipeline>).
 ///
 /// ```swift
 /// let model = CalculatorModel(engine: .pipeline(calculator: .instant))
@@ -15,6 +10,9 @@ import Ripple
 /// model.b = 2
 /// // model.status: .computing, then .result(3) once the pipeline has run
 /// ```
+///
+/// The pipeline runs in a task the engine starts when it is created and cancels when it is released; a newer
+/// pair cancels the calculation in flight.
 @MainActor @Observable
 public final class PipelineEngine: CalculatorEngine {
   // Stored apart, so that each field's `Observed` is woken by edits of its own field only.
@@ -44,7 +42,7 @@ public final class PipelineEngine: CalculatorEngine {
     pipeline?.cancel()
   }
 
-  /// Both fields; setting it writes only the fields that change, so the other field's `Observed` stays asleep.
+  /// Both fields; setting it writes only the fields that change.
   public var input: Input {
     get { Input(a: a, b: b) }
     set {
@@ -55,7 +53,7 @@ public final class PipelineEngine: CalculatorEngine {
 }
 
 extension CalculatorEngine where Self == PipelineEngine {
-  /// A ``PipelineEngine`` calculating with `calculator`: `CalculatorModel(engine: .pipeline(calculator: .instant))`.
+  /// A ``PipelineEngine`` calculating with `calculator`.
   public static func pipeline(calculator: SlowCalculator) -> PipelineEngine {
     PipelineEngine(calculator: calculator)
   }

@@ -1,12 +1,10 @@
 import Observation
 
 /// Design 4, the shared service: one object owns the input, the result and its task, so that separate parts of
-/// a UI, with different lifetimes, share one calculation.
+/// a UI, with different lifetimes, share one calculation (<doc:TheFourDesigns#4-The-shared-service>).
 ///
-/// It is design 3's restart on change (a ``TaskEngine``) in an object of its own, which the app holds rather than
-/// a screen: setting ``input`` cancels the calculation in flight and starts one for the new input. Show it on any
-/// number of screens, each with a model of its own; they all show, and edit, its state. Releasing the object —
-/// its last screen and whoever else holds it — cancels its calculation.
+/// It restarts on change as a ``TaskEngine`` does, in an object the app holds rather than a screen. Each screen
+/// has a model of its own, made from the calculation alone.
 ///
 /// ```swift
 /// let calculation = SharedCalculation(calculator: .live(delay: .seconds(1)))
@@ -16,6 +14,8 @@ import Observation
 /// screenB.b = 30
 /// // a second later both screens show 42
 /// ```
+///
+/// Releasing the object — its last screen and whoever else holds it — cancels its calculation.
 @MainActor @Observable
 public final class SharedCalculation: CalculatorEngine {
   @ObservationIgnored private let calculation: TaskEngine
@@ -25,7 +25,7 @@ public final class SharedCalculation: CalculatorEngine {
     calculation = TaskEngine(calculator: calculator)
   }
 
-  /// Both fields; setting a different value restarts the calculation, an equal one does nothing.
+  /// Both fields; setting a different value restarts the calculation.
   public var input: Input {
     get { calculation.input }
     set { calculation.input = newValue }

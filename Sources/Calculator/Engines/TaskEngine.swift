@@ -2,11 +2,7 @@ import Observation
 import Ripple
 
 /// Design 3, restart on change, as SwiftUI's `.task(id: input)`: every change of the input cancels the
-/// calculation in flight and starts one for the new input.
-///
-/// Setting ``input`` runs a `TaskSlot` with the input as its id; an incomplete input cancels the slot and starts
-/// nothing. The slot belongs to the engine, and the engine to its model, so releasing the model cancels the
-/// calculation, as a view's disappearance cancels its `.task`.
+/// calculation in flight and starts one for the new input (<doc:TheFourDesigns#3-Restart-on-change-taskid-input>).
 ///
 /// ```swift
 /// let model = CalculatorModel(engine: .task(calculator: .live(delay: .seconds(1))))
@@ -14,6 +10,9 @@ import Ripple
 /// model.a = 12
 /// // model.status: .computing, then .result(42) a second later
 /// ```
+///
+/// An incomplete input cancels the calculation and starts none. Releasing the engine cancels its calculation, as
+/// a view's disappearance cancels its `.task`.
 @MainActor @Observable
 public final class TaskEngine: CalculatorEngine {
   /// Both fields; setting a different value restarts the calculation.
@@ -44,7 +43,7 @@ public final class TaskEngine: CalculatorEngine {
 }
 
 extension CalculatorEngine where Self == TaskEngine {
-  /// A ``TaskEngine`` calculating with `calculator`: `CalculatorModel(engine: .task(calculator: .live()))`.
+  /// A ``TaskEngine`` calculating with `calculator`.
   public static func task(calculator: SlowCalculator) -> TaskEngine {
     TaskEngine(calculator: calculator)
   }

@@ -17,11 +17,10 @@ import Ripple
 /// }
 /// ```
 ///
-/// The path is one way. A key edits the form; an edit goes to the edited panel's model, and to every panel on
-/// the same engine — the other panel of a shared calculation — so typing in either panel shows in both; the
-/// models' answer to the edit (computing, say) shows at once. What a model does later comes through its
-/// `Observed` and is drawn as delivered. Side by side (`--engine all`, `labels` given), the form has one pair of
-/// fields, an edit goes to every model, and each model's result line carries its label and its counters. The
+/// The path is one way: a key edits the form, an edit goes to the models and to every panel of the same engine
+/// (the other panel of a shared calculation), and what a model does later is drawn as its `Observed` delivers it
+/// (Docs/Decisions/interactive-terminal.md). Side by side (`--engine all`, `labels` given), the form has one pair
+/// of fields, an edit goes to every model, and each model's result line carries its label and its counters. The
 /// spinner's timer runs only while some model is computing. ``stop()`` ends the observation and the timer.
 @MainActor
 final class FormSession {

@@ -4,9 +4,8 @@ import Calculator
 ///
 /// Parse it with ``parse(_:)``; a flag it does not know, or a value it cannot read, throws a ``UsageError`` whose
 /// message names the argument. `--` ends the options; as `calc` takes no operands, anything after it is an error.
-/// Defaults follow the designs: `pipeline` and `debounce` calculate with no delay, `task` and `shared` with a
-/// one-second delay; the debounce waits one second. Without `--engine`, the form shows `all` four designs side
-/// by side and a script runs `pipeline` (``resolved(interactive:)`` decides).
+/// The delays and the debounce default to each design's (`CalculatorDesign`). Without `--engine`, the form shows
+/// `all` four designs side by side and a script runs the pipeline (``resolved(interactive:)`` decides).
 ///
 /// ```swift
 /// let options = try CalcOptions.parse(["--engine", "task", "--delay", "250ms"])
@@ -198,14 +197,9 @@ public struct CalcOptions: Equatable, Sendable {
     return options
   }
 
-  /// The options for the mode `calc` runs in: without `--engine`, `all` in the form and `pipeline` for a script;
-  /// throws when an option given does not apply to the mode or the engine (`--json` and `--clock virtual` are for
-  /// script mode only, `--debounce` for the debounce engine or all).
-  ///
-  /// ```swift
-  /// try CalcOptions.parse([]).resolved(interactive: true).engine   // .all
-  /// try CalcOptions.parse([]).resolved(interactive: false).engine  // .design(.pipeline)
-  /// ```
+  /// The options for the mode `calc` runs in, with the mode's default engine; throws when an option given does
+  /// not apply to the mode or the engine (`--json` and `--clock virtual` are for script mode only, `--debounce`
+  /// for the debounce engine or all).
   public func resolved(interactive: Bool) throws(UsageError) -> CalcOptions {
     var options = self
     if !engineGiven { options.engine = interactive ? .all : .design(.pipeline) }
