@@ -14,10 +14,6 @@
 /// Sleeping throws `CancellationError` when the sleeping task is cancelled, as the wrapped clock does.
 public struct AnyClock: Clock {
   /// An instant of the erased clock: the time since the clock was wrapped.
-  ///
-  /// ```swift
-  /// let later = clock.now.advanced(by: .seconds(1))
-  /// ```
   public struct Instant: InstantProtocol {
     /// Time since the wrapped clock's instant at wrapping.
     public var offset: Duration
@@ -42,7 +38,7 @@ public struct AnyClock: Clock {
   /// The wrapped clock's resolution.
   public var minimumResolution: Duration { box.minimumResolution }
 
-  /// Sleeps on the wrapped clock until `deadline`; throws `CancellationError` when cancelled.
+  /// Sleeps on the wrapped clock until `deadline`.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try await box.sleep(until: deadline.offset, tolerance: tolerance)
   }

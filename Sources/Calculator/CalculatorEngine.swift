@@ -1,46 +1,35 @@
-/// Which of the four slow-calculator designs a ``CalculatorModel`` runs.
+import Observation
+
+/// One of the four designs, as a type: it holds a ``CalculatorModel``'s fields and latest outcome, and keeps the
+/// outcome in step with the fields.
 ///
-/// Pick the design to compare, or the one whose timing your screen needs; every engine shows the same final result.
-/// See <doc:TheFourDesigns> for how each works and how their timing differs.
+/// A model reads and writes its engine's ``input`` and shows its ``status``. An engine starts what runs for its
+/// whole life when it is created, reacts when ``input`` is set, reports each calculation by setting ``outcome``,
+/// and cancels every task it started when it is released. Models that show one engine show, and edit, one
+/// calculation. Each design's shorthand takes what the design uses; see <doc:TheFourDesigns>.
 ///
 /// ```swift
-/// let typing = CalculatorModel(engine: .debounce(interval: .seconds(1)), calculator: .live(delay: .zero))
-/// let restarting = CalculatorModel(engine: .task, calculator: .live(delay: .seconds(1)))
-/// print(CalculatorEngine.task.name)          // task
-/// print(CalculatorEngine.task.defaultDelay)  // 1.0 seconds
+/// let pipeline = CalculatorModel(engine: .pipeline(calculator: .instant))
+/// let debounce = CalculatorModel(engine: .debounce(interval: .seconds(1), calculator: .live(delay: .zero)))
+/// let restarting = CalculatorModel(engine: .task(calculator: .live(delay: .seconds(1))))
+/// let calculation = SharedCalculation(calculator: .live(delay: .seconds(1)))
+/// let screens = [CalculatorModel(engine: calculation), CalculatorModel(engine: calculation)]
 /// ```
-public enum CalculatorEngine: Sendable {
-  /// The Observation pipeline: `Observed` on `a` and `b`, `compacted()`, `removeDuplicates()`,
-  /// `combineLatest`, then the calculator through `mapLatest`.
-  case pipeline
-  /// The Combine original: input changes debounced for `interval` on the model's clock, then calculated; a newer
-  /// settled input cancels the calculation in flight.
-  case debounce(interval: Duration)
-  /// Restart on change, as SwiftUI's `.task(id: input)`: each change cancels the calculation in flight and
-  /// starts a new one; the model's end cancels it.
-  case task
-  /// A shared service object that owns input and result and manages its task; several models (screens) can
-  /// show the same calculation.
-  case shared(SharedCalculation)
+///
+/// Conforming types are `@Observable`, so what a model derives from them is observable too.
+@MainActor
+public protocol CalculatorEngine: AnyObject, Observable {
+  /// Both fields; setting a different value is the change the engine reacts to.
+  var input: Input { get set }
+  /// The latest calculation's outcome, for whichever input it was; `nil` until the first calculation ends.
+  /// Superseded calculations report nothing, so it never goes back to an older input's outcome.
+  var outcome: Outcome? { get }
+  /// What the result area shows for the current input.
+  var status: CalculatorStatus { get }
+}
 
-  /// The engine's name as `calc --engine` spells it.
-  public var name: String {
-    switch self {
-    case .pipeline: "pipeline"
-    case .debounce: "debounce"
-    case .task: "task"
-    case .shared: "shared"
-    }
-  }
-
-  /// The names `calc --engine` accepts.
-  public static let names = ["pipeline", "debounce", "task", "shared"]
-
-  /// The calculator delay each design uses by default: none for the pipelines, 1 s for the others.
-  public var defaultDelay: Duration {
-    switch self {
-    case .pipeline, .debounce: .zero
-    case .task, .shared: .seconds(1)
-    }
-  }
+extension CalculatorEngine {
+  /// `waiting` while a field is empty, `computing` until the outcome for the current ``input`` comes, then its
+  /// result or error.
+  public var status: CalculatorStatus { CalculatorStatus.of(input, latest: outcome) }
 }

@@ -8,6 +8,7 @@
 /// input.operands   // nil: the model waits
 /// input.b = 2
 /// input.operands   // (1, 2)
+/// print(input)     // 1 + 2
 /// ```
 public struct Input: Hashable, Sendable, CustomStringConvertible {
   /// The first number, if the field holds one.
@@ -16,11 +17,6 @@ public struct Input: Hashable, Sendable, CustomStringConvertible {
   public var b: Int?
 
   /// Creates an input; both fields default to empty.
-  ///
-  /// ```swift
-  /// let input = Input(a: 12, b: 30)
-  /// print(input)  // 12 + 30
-  /// ```
   public init(a: Int? = nil, b: Int? = nil) {
     self.a = a
     self.b = b

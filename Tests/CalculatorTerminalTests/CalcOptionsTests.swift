@@ -1,3 +1,4 @@
+import Calculator
 import Testing
 
 @testable import CalculatorTerminal
@@ -7,18 +8,18 @@ struct CalcOptionsTests {
   @Test("defaults follow the designs")
   func defaults() throws {
     let options = try CalcOptions.parse([])
-    #expect(options.engine == .pipeline)
+    #expect(options.engine == .design(.pipeline))
     #expect(options.clock == .real)
     #expect(options.debounce == .seconds(1))
     #expect(options.delay(for: .pipeline) == .zero)
-    for (engine, delay) in [(CalcOptions.Engine.debounce, Duration.zero), (.task, .seconds(1)), (.shared, .seconds(1))]
-    {
+    for (engine, delay) in [(CalculatorDesign.debounce, Duration.zero), (.task, .seconds(1)), (.shared, .seconds(1))] {
       #expect(options.delay(for: engine) == delay)
     }
+    #expect(options.delay(for: CalcOptions.Engine.all) == .seconds(1))  // the longest of the four
     // Without --engine: the four designs side by side in the form, the pipeline for a script.
     #expect(try options.resolved(interactive: true).engine == .all)
-    #expect(try options.resolved(interactive: false).engine == .pipeline)
-    #expect(try CalcOptions.parse(["--engine", "task"]).resolved(interactive: true).engine == .task)
+    #expect(try options.resolved(interactive: false).engine == .design(.pipeline))
+    #expect(try CalcOptions.parse(["--engine", "task"]).resolved(interactive: true).engine == .design(.task))
   }
 
   @Test("every flag, in both spellings")
@@ -30,7 +31,7 @@ struct CalcOptionsTests {
       "--engine=debounce", "--delay=250ms", "--debounce=1.5s", "--clock=virtual", "--script", "--json",
     ])
     #expect(spaced == attached)
-    #expect(spaced.engine == .debounce)
+    #expect(spaced.engine == .design(.debounce))
     #expect(spaced.delay(for: .debounce) == .milliseconds(250))
     #expect(spaced.delay(for: .task) == .milliseconds(250))
     #expect(spaced.debounce == .milliseconds(1500))
@@ -69,7 +70,7 @@ struct CalcOptionsTests {
       (
         ["--engine", "task", "--"],
         options {
-          $0.engine = .task; $0.engineGiven = true
+          $0.engine = .design(.task); $0.engineGiven = true
         }
       ),
       (["--clock=virtual", "--"], options { $0.clock = .virtual }),

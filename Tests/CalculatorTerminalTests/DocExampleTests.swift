@@ -9,7 +9,7 @@ struct DocExampleTests {
   @Test("CalcOptions")
   func calcOptions() throws {
     let options = try CalcOptions.parse(["--engine", "task", "--delay", "250ms"])
-    #expect(options.engine == .task)
+    #expect(options.engine == .design(.task))
     #expect(options.delay(for: .task) == .milliseconds(250))
   }
 

@@ -9,7 +9,7 @@ import Testing
 struct FormSessionTests {
   @Test("typing both numbers shows their sum (pipeline, instant calculator)")
   func typingShowsSum() async {
-    let model = CalculatorModel(engine: .pipeline, calculator: .instant)
+    let model = CalculatorModel(engine: .pipeline(calculator: .instant))
     let harness = SessionHarness(models: [model])
     #expect(harness.screen[4] == "    waiting for both numbers")
     harness.type("12")
@@ -24,7 +24,7 @@ struct FormSessionTests {
 
   @Test("a field that is not an integer keeps the model's number and says why")
   func badTextKeepsNumber() async {
-    let model = CalculatorModel(engine: .pipeline, calculator: .instant)
+    let model = CalculatorModel(engine: .pipeline(calculator: .instant))
     let harness = SessionHarness(models: [model])
     harness.type("12")
     harness.type([.tab])
@@ -42,7 +42,7 @@ struct FormSessionTests {
 
   @Test("overflow is shown in words")
   func overflow() async {
-    let model = CalculatorModel(engine: .task, calculator: .instant)
+    let model = CalculatorModel(engine: .task(calculator: .instant))
     let harness = SessionHarness(models: [model])
     harness.type(String(Int.max))
     harness.type([.tab, .character("1")])
@@ -53,7 +53,7 @@ struct FormSessionTests {
   func spinner() async {
     let clock = TestClock()
     await clock.lockstep {
-      let model = CalculatorModel(engine: .task, calculator: .live(delay: .seconds(1), clock: clock), clock: clock)
+      let model = CalculatorModel(engine: .task(calculator: .live(delay: .seconds(1), clock: clock)))
       let harness = SessionHarness(models: [model], clock: clock)
       #expect(!harness.session.isTicking)
       harness.type("1")
@@ -81,9 +81,7 @@ struct FormSessionTests {
     let clock = TestClock()
     await clock.lockstep {
       let calculation = SharedCalculation(calculator: .live(delay: .seconds(1), clock: clock))
-      let models = (0..<2).map { _ in
-        CalculatorModel(engine: .shared(calculation), calculator: .failing(), clock: clock)
-      }
+      let models = (0..<2).map { _ in CalculatorModel(engine: calculation) }
       let harness = SessionHarness(models: models)
       harness.type("12")
       harness.type([.tab])
@@ -105,13 +103,28 @@ struct FormSessionTests {
     }
   }
 
+  @Test("a model's change is drawn as delivered; one for an input the form has replaced since is dropped")
+  func deliveredChanges() {
+    let model = CalculatorModel(engine: .task(calculator: .live(delay: .seconds(1), clock: TestClock())))
+    let harness = SessionHarness(models: [model])
+    harness.type("1")
+    harness.type([.tab, .character("2")])
+    #expect(harness.screen[4] == "    ⠋ computing…")
+    let stale = PanelResult(status: .result(1), last: 1)
+    _ = harness.session.handle(.modelChanged(model: 0, input: Input(a: 1), result: stale))
+    #expect(harness.screen[4] == "    ⠋ computing…")
+    let current = PanelResult(status: .result(3), last: 3)
+    _ = harness.session.handle(.modelChanged(model: 0, input: Input(a: 1, b: 2), result: current))
+    #expect(harness.screen[4] == "    = 3")
+  }
+
   @Test("--engine all: one pair of fields, the four designs side by side, each with its counters")
   func allSideBySide() async throws {
     let clock = TestClock()
     try await clock.lockstep {
       let options = try CalcOptions.parse([]).resolved(interactive: true)
       let panels = options.makePanels(clock: clock)
-      #expect(panels.map(\.design) == CalcOptions.Engine.designs)
+      #expect(panels.map(\.design) == CalculatorDesign.allCases)
       let harness = SessionHarness(
         models: panels.map(\.model), labels: panels.map(\.design.rawValue), counts: panels.map(\.counts),
         clock: clock)
@@ -156,7 +169,7 @@ struct FormSessionTests {
       (.terminal(.inputEnded), 0),
     ] as [(AppEvent, Int32)])
   func quitting(event: AppEvent, status: Int32) {
-    let harness = SessionHarness(models: [CalculatorModel(engine: .pipeline, calculator: .instant)])
+    let harness = SessionHarness(models: [CalculatorModel(engine: .pipeline(calculator: .instant))])
     #expect(harness.session.handle(.terminal(.key(.character("1")))) == nil)
     #expect(harness.session.handle(event) == status)
   }
@@ -164,7 +177,7 @@ struct FormSessionTests {
   @Test("Ctrl-Z suspends through the app, then repaints the whole form")
   func suspend() {
     var suspended = 0
-    let model = CalculatorModel(engine: .pipeline, calculator: .instant)
+    let model = CalculatorModel(engine: .pipeline(calculator: .instant))
     let (_, continuation) = AsyncStream.makeStream(of: AppEvent.self)
     var written: [String] = []
     let session = FormSession(
@@ -183,7 +196,7 @@ struct FormSessionTests {
 
   @Test("a resize repaints the whole screen at the new size; too small a window says so")
   func resize() {
-    let harness = SessionHarness(models: [CalculatorModel(engine: .pipeline, calculator: .instant)])
+    let harness = SessionHarness(models: [CalculatorModel(engine: .pipeline(calculator: .instant))])
     #expect(harness.session.handle(.terminal(.resized(TerminalSize(rows: 5, columns: 40)))) == nil)
     #expect(harness.session.screen.size == TerminalSize(rows: 5, columns: 40))
     // Blank lines go first, then the second help line; the first is cut after a whole word.

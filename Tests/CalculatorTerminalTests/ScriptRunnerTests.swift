@@ -51,8 +51,8 @@ struct ScriptRunnerTests {
     #expect(both.output == "0.000 settling\n0.300 computing\n1.300 result 3\n")
   }
 
-  @Test("the end of input waits for the calculation in flight", arguments: CalcOptions.Engine.designs)
-  func endOfInput(engine: CalcOptions.Engine) async throws {
+  @Test("the end of input waits for the calculation in flight", arguments: CalculatorDesign.allCases)
+  func endOfInput(engine: CalculatorDesign) async throws {
     let result = try await run("a 1\nb 2", ["--engine", engine.rawValue, "--delay", "3s"])
     let expected =
       engine == .debounce ? "0.000 settling\n1.000 computing\n4.000 result 3\n" : "0.000 computing\n3.000 result 3\n"
@@ -131,8 +131,8 @@ struct ScriptRunnerTests {
         """)
   }
 
-  @Test("overflow is an error in words, and the next input calculates again", arguments: CalcOptions.Engine.designs)
-  func overflow(engine: CalcOptions.Engine) async throws {
+  @Test("overflow is an error in words, and the next input calculates again", arguments: CalculatorDesign.allCases)
+  func overflow(engine: CalculatorDesign) async throws {
     let result = try await run("a 9223372036854775807\nb 1\nwait 3s\nb 0\n", ["--engine", engine.rawValue])
     #expect(result.output.contains("error result out of range\n"))
     #expect(result.output.hasSuffix("result 9223372036854775807\n"))

@@ -13,12 +13,12 @@ struct CalculatorModelTests {
   @Test(
     "fast typing: each design shows what it promises, and never a stale sum",
     arguments: [
-      (EngineKind.task, ["42 at 1.5"]),
+      (CalculatorDesign.task, ["42 at 1.5"]),
       (.shared, ["42 at 1.5"]),
       (.debounce, ["42 at 1.5"]),
       (.pipeline, ["31 at 0.0", "42 at 0.5"]),
     ])
-  func fastTyping(kind: EngineKind, expected: [String]) async {
+  func fastTyping(kind: CalculatorDesign, expected: [String]) async {
     let shown = await play(Self.fastTyping, on: kind)
     #expect(shown.timeline == expected)
     #expect(shown.finalStatus == .result(42))
@@ -31,8 +31,8 @@ struct CalculatorModelTests {
     #expect(shown.finalStatus == .result(12))
   }
 
-  @Test("an incomplete input waits; completing it calculates", arguments: EngineKind.allCases)
-  func incompleteInputWaits(kind: EngineKind) async {
+  @Test("an incomplete input waits; completing it calculates", arguments: CalculatorDesign.allCases)
+  func incompleteInputWaits(kind: CalculatorDesign) async {
     let waiting = await play([.a(5)], on: kind)
     #expect(waiting.outcomes.isEmpty)
     #expect(waiting.finalStatus == .waiting)
@@ -40,8 +40,8 @@ struct CalculatorModelTests {
     #expect(done.finalStatus == .result(11))
   }
 
-  @Test("overflow shows the error, and the next input calculates again", arguments: EngineKind.allCases)
-  func overflowThenRecovery(kind: EngineKind) async {
+  @Test("overflow shows the error, and the next input calculates again", arguments: CalculatorDesign.allCases)
+  func overflowThenRecovery(kind: CalculatorDesign) async {
     let shown = await play([.a(Int.max), .b(1, at: 0), .b(0, at: 3)], on: kind)
     let values = shown.outcomes.map(\.outcome.value)
     #expect(values.contains(.failure(.overflow)))
@@ -53,7 +53,7 @@ struct CalculatorModelTests {
   func computingKeepsLastResult() async {
     let clock = TestClock()
     await clock.lockstep {
-      let model = CalculatorModel(engine: .task, calculator: .live(delay: .seconds(1), clock: clock), clock: clock)
+      let model = CalculatorModel(engine: .task(calculator: .live(delay: .seconds(1), clock: clock)))
       model.a = 1
       model.b = 2
       await clock.advance(by: .seconds(1))
@@ -75,8 +75,8 @@ struct CalculatorModelTests {
     let clock = TestClock()
     await clock.lockstep {
       let calculation = SharedCalculation(calculator: .live(delay: .seconds(1), clock: clock))
-      let first = CalculatorModel(engine: .shared(calculation), calculator: .failing(), clock: clock)
-      let second = CalculatorModel(engine: .shared(calculation), calculator: .failing(), clock: clock)
+      let first = CalculatorModel(engine: calculation)
+      let second = CalculatorModel(engine: calculation)
       first.a = 12
       second.b = 30
       #expect(first.status == .computing)
@@ -89,8 +89,8 @@ struct CalculatorModelTests {
     }
   }
 
-  @Test("releasing a model ends all its tasks", arguments: EngineKind.allCases)
-  func releaseEndsTasks(kind: EngineKind) async {
+  @Test("releasing a model ends all its tasks", arguments: CalculatorDesign.allCases)
+  func releaseEndsTasks(kind: CalculatorDesign) async {
     let clock = TestClock()
     await clock.lockstep {
       // Every task of the model holds the calculator, and so the token: once they have all ended, it is gone.
@@ -105,20 +105,16 @@ struct CalculatorModelTests {
           defer { withExtendedLifetime(token) {} }
           return try await live.result(for: input)
         }
-        let engine: CalculatorEngine
-        switch kind {
-        case .pipeline: engine = .pipeline
-        case .debounce: engine = .debounce(interval: .seconds(1))
-        case .task: engine = .task
-        case .shared:
-          // The shared object owns the calculation; the models showing it are its screens.
-          let calculation = SharedCalculation(calculator: calculator)
-          weakCalculation = calculation
-          engine = .shared(calculation)
+        @MainActor func makeEngine() -> any CalculatorEngine {
+          kind.makeEngine(calculator: calculator, debounce: .seconds(1), clock: clock)
         }
-        let model = CalculatorModel(engine: engine, calculator: calculator, clock: clock)
+        let engine = makeEngine()
+        // The shared object owns the calculation; the models showing it are its screens.
+        weakCalculation = engine as? SharedCalculation
+        let model = CalculatorModel(engine: engine)
         weakModel = model
-        let otherScreen = CalculatorModel(engine: engine, calculator: calculator, clock: clock)
+        let otherEngine = kind == .shared ? engine : makeEngine()
+        let otherScreen = CalculatorModel(engine: otherEngine)
         model.a = 1
         model.b = 2
         // Whatever the engine, a calculation is then asleep on the clock.
@@ -155,8 +151,8 @@ struct CalculatorModelTests {
     var generator = SplitMix64(seed: seed)
     for script in 0..<count {
       let edits = randomEdits(using: &generator)
-      var finals: [EngineKind: CalculatorStatus] = [:]
-      for kind in EngineKind.allCases {
+      var finals: [CalculatorDesign: CalculatorStatus] = [:]
+      for kind in CalculatorDesign.allCases {
         let shown = await play(edits, on: kind, delay: delay)
         finals[kind] = shown.finalStatus
         let ages = ages(of: shown, typing: edits)

@@ -11,6 +11,7 @@ struct DocExampleTests {
     #expect(input.operands == nil)  // the model waits
     input.b = 2
     #expect(input.operands.map { [$0.0, $0.1] } == [1, 2])
+    #expect(input.description == "1 + 2")
   }
 
   @Test("SlowCalculator.sum and .instant")
@@ -19,5 +20,24 @@ struct DocExampleTests {
     #expect(throws: CalculatorError.overflow) { try SlowCalculator.sum(Input(a: .max, b: 1)) }
     let sum = try await SlowCalculator.instant.result(for: Input(a: 1, b: 2))
     #expect(sum == 3)
+  }
+
+  @Test("CalculatorError and CalculatorStatus in words")
+  func words() {
+    #expect(CalculatorError.overflow.description == "result out of range")
+    #expect(CalculatorStatus.error(.overflow).description == "error result out of range")
+  }
+
+  @Test("Outcome.calculate")
+  func outcome() async {
+    let outcome = await Outcome.calculate(Input(a: 1, b: 2), with: .instant)
+    #expect(outcome?.value == .success(3))
+  }
+
+  @Test("CalculatorDesign")
+  func design() {
+    #expect(CalculatorDesign(rawValue: "task") == .task)
+    #expect(CalculatorDesign.task.defaultDelay == .seconds(1))
+    #expect(CalculatorDesign.allCases.map(\.rawValue) == ["pipeline", "debounce", "task", "shared"])
   }
 }

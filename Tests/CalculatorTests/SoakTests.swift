@@ -1,3 +1,4 @@
+import Calculator
 import Testing
 
 #if canImport(Glibc)
@@ -25,8 +26,8 @@ struct SoakTests {
 
   @Test(
     "random edits and waits: no stale result, the sum whenever it settles, flat memory",
-    arguments: EngineKind.allCases)
-  func soak(kind: EngineKind) async {
+    arguments: CalculatorDesign.allCases)
+  func soak(kind: CalculatorDesign) async {
     let report = await Soak(kind: kind, events: Self.events, seed: Self.seed).run()
     print(report)
     #expect(report.stale == 0)

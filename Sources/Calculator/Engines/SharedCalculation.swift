@@ -1,61 +1,39 @@
 import Observation
-import Ripple
 
-/// Design 4, the shared service: one object owns the input and the result and manages its own task, so separate
-/// parts of a UI, with different lifetimes, share one calculation.
+/// Design 4, the shared service: one object owns the input, the result and its task, so that separate parts of
+/// a UI, with different lifetimes, share one calculation (<doc:TheFourDesigns#4-The-shared-service>).
 ///
-/// Setting ``input`` cancels the calculation in flight and starts one for the new input. Give the same object to
-/// several models (`CalculatorModel(engine: .shared(calculation), …)`): they all show its state.
+/// It restarts on change as a ``TaskEngine`` does, in an object the app holds rather than a screen. Each screen
+/// has a model of its own, made from the calculation alone.
 ///
 /// ```swift
 /// let calculation = SharedCalculation(calculator: .live(delay: .seconds(1)))
-/// let screenA = CalculatorModel(engine: .shared(calculation), calculator: .instant)
-/// let screenB = CalculatorModel(engine: .shared(calculation), calculator: .instant)
+/// let screenA = CalculatorModel(engine: calculation)
+/// let screenB = CalculatorModel(engine: calculation)
 /// screenA.a = 12
-/// screenA.b = 30
+/// screenB.b = 30
 /// // a second later both screens show 42
 /// ```
 ///
-/// Releasing the object cancels its calculation.
+/// Releasing the object — its last screen and whoever else holds it — cancels its calculation.
 @MainActor @Observable
-public final class SharedCalculation {
-  /// The fields; every change restarts the calculation.
-  ///
-  /// Setting an equal value does nothing; an incomplete input cancels the calculation in flight and starts none.
-  public var input = Input() {
-    didSet {
-      if input != oldValue { restart() }
-    }
-  }
-
-  /// The latest calculation's outcome; `nil` until the first calculation ends. Superseded calculations report
-  /// nothing.
-  public private(set) var outcome: Outcome?
-
-  @ObservationIgnored private let calculator: SlowCalculator
-  @ObservationIgnored private let task = TaskSlot()
+public final class SharedCalculation: CalculatorEngine {
+  @ObservationIgnored private let calculation: TaskEngine
 
   /// Creates a shared calculation using `calculator`; nothing runs until the input is complete.
-  ///
-  /// ```swift
-  /// let calculation = SharedCalculation(calculator: .live(delay: .seconds(1)))
-  /// ```
   public init(calculator: SlowCalculator) {
-    self.calculator = calculator
+    calculation = TaskEngine(calculator: calculator)
   }
 
-  /// Whether the current input's calculation is in flight: the input is complete and no outcome for it has
-  /// come yet.
-  ///
-  /// It is derived from ``input`` and ``outcome``, so Observation tracks it and a view bound to it updates.
-  public var isCalculating: Bool { CalculatorStatus.of(input, latest: outcome) == .computing }
-
-  private func restart() {
-    let input = self.input
-    guard input.operands != nil else { return task.cancel() }
-    task.run(id: input) { [weak self, calculator] in
-      guard let outcome = await Outcome.calculate(input, with: calculator) else { return }
-      self?.outcome = outcome
-    }
+  /// Both fields; setting a different value restarts the calculation.
+  public var input: Input {
+    get { calculation.input }
+    set { calculation.input = newValue }
   }
+
+  /// The latest calculation's outcome; see ``CalculatorEngine/outcome``.
+  public var outcome: Outcome? { calculation.outcome }
+
+  /// Whether the current input's calculation is in flight: ``status`` is ``CalculatorStatus/computing``.
+  public var isCalculating: Bool { status == .computing }
 }

@@ -100,8 +100,8 @@ struct FieldState: Hashable, Sendable {
     }
   }
 
-  /// Shows `number` as the model holds it — set from elsewhere, such as the other panel of a shared
-  /// calculation — unless the field already gives that number. Returns whether the field changed.
+  /// Shows `number`, set elsewhere — the model's at the start, or the other panel of a shared calculation —
+  /// unless the field already gives that number. Returns whether the field changed.
   @discardableResult
   mutating func show(_ number: Int?) -> Bool {
     guard number != value else { return false }

@@ -3,8 +3,8 @@ import Calculator
 /// The interactive form's view state: one or more panels of fields `a` and `b`, and which field has the focus.
 ///
 /// It is a value with no knowledge of the terminal or the model: ``apply(_:)`` edits it and says what changed,
-/// ``show(_:inPanel:)`` copies the model's numbers back in. With `--engine shared` there are two panels, each
-/// bound to its own model of one shared calculation; focus moves through all fields in order.
+/// ``show(_:inPanel:)`` shows numbers set elsewhere. With `--engine shared` there are two panels, each bound to
+/// its own model of one shared calculation; focus moves through all fields in order.
 ///
 /// ```swift
 /// var form = FormState(panelCount: 1)
@@ -98,8 +98,8 @@ struct FormState: Hashable, Sendable {
     return field == before ? .none : .moved
   }
 
-  /// Shows the model's numbers in panel `panel`, rewriting each field whose number differs from the model's.
-  /// Returns whether anything changed.
+  /// Shows `input` in panel `panel` — the models' numbers at the start, or an edit made in another panel of the
+  /// same calculation — rewriting each field whose number differs. Returns whether anything changed.
   @discardableResult
   mutating func show(_ input: Input, inPanel panel: Int) -> Bool {
     let a = panels[panel].a.show(input.a)

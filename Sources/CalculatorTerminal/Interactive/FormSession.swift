@@ -17,11 +17,11 @@ import Ripple
 /// }
 /// ```
 ///
-/// An edit sets the edited panel's model; every model's numbers are then copied back into the form, so with a
-/// shared calculation an edit in one panel shows in the other. Side by side (`--engine all`, `labels` given),
-/// the form has one pair of fields, an edit sets every model, and each model's result line carries its label and
-/// its counters. The spinner's timer runs only while some model is computing. ``stop()`` ends the observation
-/// and the timer.
+/// The path is one way: a key edits the form, an edit goes to the models and to every panel of the same engine
+/// (the other panel of a shared calculation), and what a model does later is drawn as its `Observed` delivers it
+/// (Docs/Decisions/interactive-terminal.md). Side by side (`--engine all`, `labels` given), the form has one pair
+/// of fields, an edit goes to every model, and each model's result line carries its label and its counters. The
+/// spinner's timer runs only while some model is computing. ``stop()`` ends the observation and the timer.
 @MainActor
 final class FormSession {
   /// The view state.
@@ -32,12 +32,13 @@ final class FormSession {
   let labels: [String]?
   /// Each model's calculation counts, when the result lines show them.
   let counts: [CalculationCounts]
+  /// What each result line shows: its model's latest answer.
+  private var results: [PanelResult]
   /// How many outcomes each result line has shown.
   private(set) var shownCounts: [Int]
-  private var lastShown: [CalculatorStatus?]
   /// What the terminal shows.
   private(set) var screen: Screen
-  /// Spinner ticks since the session started.
+  /// Spinner ticks since the spinner started.
   private(set) var tick = 0
 
   private let renderer: FormRenderer
@@ -61,9 +62,11 @@ final class FormSession {
     self.models = models
     self.labels = labels
     self.counts = counts
+    results = models.map(Self.answer)
     shownCounts = Array(repeating: 0, count: models.count)
-    lastShown = Array(repeating: nil, count: models.count)
     form = FormState(panelCount: labels == nil ? models.count : 1)
+    // The form starts from the models' numbers; from then on, the form is where they change.
+    for panel in form.panels.indices { form.show(models[panel].input, inPanel: panel) }
     screen = Screen(size: size, colour: colour)
     renderer = FormRenderer(title: title)
     self.clock = AnyClock(clock)
@@ -77,16 +80,15 @@ final class FormSession {
 
   /// Starts observing the models and draws the first frame.
   func start() {
-    for model in models {
+    for (index, model) in models.enumerated() {
       observers.append(
         Task { [post] in
-          // The input too: a change made through another panel's model must show even when the status stays.
-          for await _ in Observed({ (model.input, model.status, model.result) }) {
-            post(.modelChanged)
+          for await (input, result) in Observed({ (model.input, Self.answer(model)) }) {
+            post(.modelChanged(model: index, input: input, result: result))
           }
         })
     }
-    refresh()
+    draw()
   }
 
   /// Ends observation and the spinner's timer.
@@ -105,7 +107,7 @@ final class FormSession {
       switch form.apply(FormAction(key)) {
       case .quit(.request): return 0
       case .quit(.interrupt): return 130
-      case .edited(let panel): push(panel)
+      case .edited(let panel): edit(panel)
       case .suspend:
         // Returns once the shell's `fg` has continued the program; whatever the terminal shows now is not ours.
         suspend()
@@ -116,54 +118,64 @@ final class FormSession {
       screen.resize(to: size)
     case .terminal(.inputEnded):
       return 0
-    case .modelChanged:
-      break
+    case .modelChanged(let index, let input, let result):
+      // An answer for an input the form has replaced since is stale; the answer for the new one follows it.
+      if input == form.panels[labels == nil ? index : 0].input { show(result, onLine: index) }
     case .tick:
       tick += 1
     }
-    refresh()
+    draw()
     return nil
   }
 
-  /// Copies the models' numbers into the form, starts or stops the spinner, and draws what changed.
-  private func refresh() {
-    for index in form.panels.indices {
-      form.show(models[index].input, inPanel: index)
+  /// What model `model`'s result line shows.
+  private static func answer(_ model: CalculatorModel) -> PanelResult {
+    PanelResult(status: model.status, last: model.result)
+  }
+
+  /// Gives the edited panel's models the numbers its fields now hold, shows the numbers in every panel on one of
+  /// their engines, and shows each of those models' answer.
+  private func edit(_ panel: Int) {
+    let input = form.panels[panel].input
+    let edited = labels == nil ? [models[panel]] : models
+    for model in edited { model.input = input }
+    for (index, model) in models.enumerated() where edited.contains(where: { $0.engine === model.engine }) {
+      if labels == nil { form.show(input, inPanel: index) }
+      show(Self.answer(model), onLine: index)
     }
-    var results: [PanelResult] = []
-    for (index, model) in models.enumerated() {
-      let status = model.status
-      switch status {
-      case .result, .error:
-        if lastShown[index] != status { shownCounts[index] += 1 }
-      case .waiting, .settling, .computing: break
-      }
-      lastShown[index] = status
-      var result = PanelResult(status: status, last: model.result)
+  }
+
+  /// Puts `result` on line `index`, counting it when it is an outcome the line did not show just before.
+  private func show(_ result: PanelResult, onLine index: Int) {
+    switch result.status {
+    case .result, .error:
+      if results[index].status != result.status { shownCounts[index] += 1 }
+    case .waiting, .settling, .computing: break
+    }
+    results[index] = result
+  }
+
+  /// Starts or stops the spinner, and draws what changed.
+  private func draw() {
+    let lines = results.indices.map { index in
+      var result = results[index]
       result.label = labels?[index]
       if index < counts.count {
         result.counts = .init(
           started: counts[index].started, cancelled: counts[index].cancelled, shown: shownCounts[index])
       }
-      results.append(result)
+      return result
     }
-    updateTicker(computing: results.contains { $0.status == .computing })
-    let output = screen.draw(renderer.render(form, results: results, tick: tick, size: screen.size))
+    updateTicker(computing: lines.contains { $0.status == .computing })
+    let output = screen.draw(renderer.render(form, results: lines, tick: tick, size: screen.size))
     if !output.isEmpty { write(output) }
-  }
-
-  /// Gives panel `panel`'s model the numbers its fields now hold; only changed fields are set, so a shared
-  /// calculation keeps what the other panel set.
-  private func push(_ panel: Int) {
-    let input = form.panels[panel].input
-    for model in labels == nil ? [models[panel]] : models {
-      if model.a != input.a { model.a = input.a }
-      if model.b != input.b { model.b = input.b }
-    }
   }
 
   private func updateTicker(computing: Bool) {
     if computing, ticker == nil {
+      // The spinner starts at its first frame: the ticks of an earlier calculation came before the result that
+      // stopped them, as they happened.
+      tick = 0
       ticker = Task { [clock, post] in
         while (try? await clock.sleep(for: Spinner.interval)) != nil {
           post(.tick)

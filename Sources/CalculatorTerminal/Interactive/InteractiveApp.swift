@@ -47,15 +47,15 @@ struct InteractiveApp {
   /// `calc · the slow calculator · engine task · delay 1s`; with `all`,
   /// `calc · the four designs side by side · debounce 1s · delay 0s/0s/1s/1s`.
   var title: String {
-    guard options.engine == .all else {
-      var parts = ["calc · the slow calculator", "engine \(options.engine.rawValue)"]
-      if options.engine == .debounce { parts.append("debounce \(Self.words(options.debounce))") }
-      parts.append("delay \(Self.words(options.delay(for: options.engine)))")
-      return parts.joined(separator: " · ")
+    guard case .design(let design) = options.engine else {
+      let delays = CalculatorDesign.allCases.map { Self.words(options.delay(for: $0)) }
+      return "calc · the four designs side by side · debounce \(Self.words(options.debounce)) · delay "
+        + delays.joined(separator: "/")
     }
-    let delays = CalcOptions.Engine.designs.map { Self.words(options.delay(for: $0)) }
-    return "calc · the four designs side by side · debounce \(Self.words(options.debounce)) · delay "
-      + delays.joined(separator: "/")
+    var parts = ["calc · the slow calculator", "engine \(design.rawValue)"]
+    if design == .debounce { parts.append("debounce \(Self.words(options.debounce))") }
+    parts.append("delay \(Self.words(options.delay(for: design)))")
+    return parts.joined(separator: " · ")
   }
 
   /// `1s`, `1.5s`, `250ms`, `0s`.

@@ -4,24 +4,48 @@ import Calculator
 ///
 /// Parse it with ``parse(_:)``; a flag it does not know, or a value it cannot read, throws a ``UsageError`` whose
 /// message names the argument. `--` ends the options; as `calc` takes no operands, anything after it is an error.
-/// Defaults follow the designs: `pipeline` and `debounce` calculate with no delay, `task` and `shared` with a
-/// one-second delay; the debounce waits one second. Without `--engine`, the form shows `all` four designs side
-/// by side and a script runs `pipeline` (``resolved(interactive:)`` decides).
+/// The delays and the debounce default to each design's (`CalculatorDesign`). Without `--engine`, the form shows
+/// `all` four designs side by side and a script runs the pipeline (``resolved(interactive:)`` decides).
 ///
 /// ```swift
 /// let options = try CalcOptions.parse(["--engine", "task", "--delay", "250ms"])
-/// options.engine               // .task
+/// options.engine               // .design(.task)
 /// options.delay(for: .task)    // 250 ms
 /// ```
 public struct CalcOptions: Equatable, Sendable {
-  /// The design the model runs, as `--engine` names it, or `all` of them side by side on one input.
-  public enum Engine: String, CaseIterable, Sendable {
-    case pipeline, debounce, task, shared
-    /// The four designs side by side, in the order of ``designs``.
+  /// What `--engine` asks for: one design, or `all` four side by side on one input.
+  public enum Engine: Hashable, Sendable {
+    /// One design.
+    case design(CalculatorDesign)
+    /// The four designs side by side, in the order of `CalculatorDesign.allCases`.
     case all
 
-    /// The four designs, in the order `--engine all` shows them.
-    public static let designs: [Engine] = [.pipeline, .debounce, .task, .shared]
+    /// The engine `--engine name` asks for; `nil` for a name it does not know.
+    public init?(name: String) {
+      if name == "all" {
+        self = .all
+      } else if let design = CalculatorDesign(rawValue: name) {
+        self = .design(design)
+      } else {
+        return nil
+      }
+    }
+
+    /// The name `--engine` gives it.
+    public var name: String {
+      switch self {
+      case .design(let design): design.rawValue
+      case .all: "all"
+      }
+    }
+
+    /// The designs it runs: the one, or all four.
+    public var designs: [CalculatorDesign] {
+      switch self {
+      case .design(let design): [design]
+      case .all: CalculatorDesign.allCases
+      }
+    }
   }
 
   /// Which clock times the calculator and the debounce.
@@ -32,16 +56,16 @@ public struct CalcOptions: Equatable, Sendable {
     case virtual
   }
 
-  /// `--engine`; without it, `pipeline` until ``resolved(interactive:)`` picks the mode's default.
-  public var engine: Engine = .pipeline
+  /// `--engine`; without it, the pipeline until ``resolved(interactive:)`` picks the mode's default.
+  public var engine: Engine = .design(.pipeline)
   /// Whether `--engine` was given.
   public var engineGiven = false
   /// Whether `--debounce` was given.
   public var debounceGiven = false
-  /// `--delay`: how slow the calculator is; `nil` for the engine's default.
+  /// `--delay`: how slow the calculator is; `nil` for each design's default.
   public var delay: Duration?
   /// `--debounce`: how long the debounce engine waits for typing to settle.
-  public var debounce: Duration = .seconds(1)
+  public var debounce = CalculatorDesign.defaultDebounceInterval
   /// `--clock`.
   public var clock: ClockKind = .real
   /// `--script`: read a script even from a terminal.
@@ -56,14 +80,14 @@ public struct CalcOptions: Equatable, Sendable {
   /// Options with every default.
   public init() {}
 
-  /// The calculator delay `design` uses: `--delay`, or the design's default (none for `pipeline` and `debounce`,
-  /// one second for `task` and `shared`). For `all`, the longest of the four.
-  public func delay(for design: Engine) -> Duration {
-    if let delay { return delay }
-    switch design {
-    case .pipeline, .debounce: return .zero
-    case .task, .shared, .all: return .seconds(1)
-    }
+  /// The calculator delay `design` uses: `--delay`, or the design's `defaultDelay`.
+  public func delay(for design: CalculatorDesign) -> Duration {
+    delay ?? design.defaultDelay
+  }
+
+  /// The longest calculator delay of the designs `engine` runs: its design's, or for `all` the longest of four.
+  public func delay(for engine: Engine) -> Duration {
+    engine.designs.map { delay(for: $0) }.max() ?? .zero
   }
 
   /// A command line `calc` cannot run, with the reason in words.
@@ -77,16 +101,19 @@ public struct CalcOptions: Equatable, Sendable {
   /// The version `--version` prints.
   public static let versionText = "calc (Ripple) 0.1.0"
 
+  /// The designs' names, as `--engine` takes them.
+  private static let designNames = CalculatorDesign.allCases.map(\.rawValue)
+
   /// The text `--help` prints.
   public static let usage = """
-    usage: calc [--engine pipeline|debounce|task|shared|all] [--delay <duration>]
+    usage: calc [--engine \(designNames.joined(separator: "|"))|all] [--delay <duration>]
                 [--debounce <duration>] [--clock real|virtual] [--script] [--json] [--help] [--version] [--]
 
     The slow calculator: two number fields a and b and their sum, computed by a slow service.
     Interactive when stdin and stdout are terminals; otherwise (or with --script) it reads a script from stdin.
 
     options:
-      --engine <name>        the design: pipeline, debounce, task, shared, or all four side by side
+      --engine <name>        the design: \(designNames.joined(separator: ", ")), or all four side by side
                              (default: all in the form, pipeline for a script)
       --delay <duration>     how slow the calculator is (default: 0 for pipeline and debounce, 1s otherwise)
       --debounce <duration>  debounce (and all) only: how long it waits for typing to settle (default 1s)
@@ -140,9 +167,9 @@ public struct CalcOptions: Equatable, Sendable {
       switch flag {
       case "--engine":
         let name = try value()
-        guard let engine = Engine(rawValue: name) else {
-          throw UsageError(
-            message: "--engine: unknown engine \(QuotedText(name)); use pipeline, debounce, task, shared or all")
+        guard let engine = Engine(name: name) else {
+          let choices = designNames.joined(separator: ", ")
+          throw UsageError(message: "--engine: unknown engine \(QuotedText(name)); use \(choices) or all")
         }
         options.engine = engine
         options.engineGiven = true
@@ -175,18 +202,13 @@ public struct CalcOptions: Equatable, Sendable {
     return options
   }
 
-  /// The options for the mode `calc` runs in: without `--engine`, `all` in the form and `pipeline` for a script;
-  /// throws when an option given does not apply to the mode or the engine (`--json` and `--clock virtual` are for
-  /// script mode only, `--debounce` for the debounce engine or all).
-  ///
-  /// ```swift
-  /// try CalcOptions.parse([]).resolved(interactive: true).engine   // .all
-  /// try CalcOptions.parse([]).resolved(interactive: false).engine  // .pipeline
-  /// ```
+  /// The options for the mode `calc` runs in, with the mode's default engine; throws when an option given does
+  /// not apply to the mode or the engine (`--json` and `--clock virtual` are for script mode only, `--debounce`
+  /// for the debounce engine or all).
   public func resolved(interactive: Bool) throws(UsageError) -> CalcOptions {
     var options = self
-    if !engineGiven { options.engine = interactive ? .all : .pipeline }
-    if debounceGiven, options.engine != .debounce, options.engine != .all {
+    if !engineGiven { options.engine = interactive ? .all : .design(.pipeline) }
+    if debounceGiven, !options.engine.designs.contains(.debounce) {
       throw UsageError(message: "--debounce only applies to --engine debounce (or all)")
     }
     guard interactive else { return options }

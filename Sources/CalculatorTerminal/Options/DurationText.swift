@@ -43,7 +43,7 @@ public enum DurationText {
     return ["ms": second / 1000, "s": second, "m": 60 * second, "min": 60 * second, "h": 3600 * second]
   }()
 
-  /// Parses `text` (`250ms`, `1.5s`, `2m`, `1h`, `0`) into a non-negative duration.
+  /// Parses `text` into a non-negative duration, or throws why it is not one.
   public static func parse(_ text: some StringProtocol) throws(Failure) -> Duration {
     let text = String(text)
     guard let first = text.first else { throw .empty }

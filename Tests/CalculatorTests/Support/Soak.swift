@@ -18,13 +18,13 @@ import Darwin
 /// small set), not by keeping the script.
 @MainActor
 struct Soak {
-  let kind: EngineKind
+  let kind: CalculatorDesign
   let events: Int
   let seed: UInt64
 
   /// What a soak saw.
   struct Report: CustomStringConvertible {
-    var kind: EngineKind
+    var kind: CalculatorDesign
     var events = 0
     var edits = 0
     var waits = 0

@@ -5,21 +5,6 @@ import Observation
 @testable import Ripple
 @testable import RippleTesting
 
-/// The four engines, as tests create them.
-enum EngineKind: String, CaseIterable, CustomStringConvertible, Sendable {
-  case pipeline, debounce, task, shared
-
-  var description: String { rawValue }
-
-  /// The calculator delay the design uses by default.
-  var defaultDelay: Duration {
-    switch self {
-    case .pipeline, .debounce: .zero
-    case .task, .shared: .seconds(1)
-    }
-  }
-}
-
 /// One edit of the form at a moment of the timeline.
 struct Edit: Sendable, CustomStringConvertible {
   enum Field: Sendable { case a, b }
@@ -68,11 +53,12 @@ final class Session {
   var model: CalculatorModel { models[0] }
 
   init(
-    _ kind: EngineKind, delay: Duration? = nil, debounce: Duration = .seconds(1), clock: TestClock,
+    _ design: CalculatorDesign, delay: Duration? = nil, debounce: Duration = CalculatorDesign.defaultDebounceInterval,
+    clock: TestClock,
     onOutcome: @escaping @MainActor (Outcome) -> Void
   ) {
     var options = CalcOptions()
-    options.engine = CalcOptions.Engine(rawValue: kind.rawValue)!
+    options.engine = .design(design)
     options.delay = delay
     options.debounce = debounce
     self.clock = clock
@@ -122,21 +108,22 @@ func waitUntil(_ model: CalculatorModel, _ condition: @escaping @MainActor (Calc
   }
 }
 
-/// Types `edits` into a fresh model of `kind` on a `TestClock`, lets every calculation finish, and returns what
+/// Types `edits` into a fresh model of `design` on a `TestClock`, lets every calculation finish, and returns what
 /// the model showed.
 ///
 /// It runs in `TestClock.lockstep`, which moves time only after the engine has reacted to each edit and each
 /// wake-up, so the times are exact for every engine.
 @MainActor
 func play(
-  _ edits: [Edit], on kind: EngineKind, delay: Duration? = nil, debounce: Duration = .seconds(1)
+  _ edits: [Edit], on design: CalculatorDesign, delay: Duration? = nil,
+  debounce: Duration = CalculatorDesign.defaultDebounceInterval
 ) async
   -> Shown
 {
   let clock = TestClock()
   return await clock.lockstep {
     let log = OutcomeLog()
-    let session = Session(kind, delay: delay, debounce: debounce, clock: clock) { outcome in
+    let session = Session(design, delay: delay, debounce: debounce, clock: clock) { outcome in
       log.shown.outcomes.append((clock.now.offset, log.editsMade, outcome))
     }
     await clock.advance(by: .zero)
