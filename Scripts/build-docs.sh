@@ -49,10 +49,11 @@ done
 
 step "doc comments: every public symbol declared in the sources has one of its own"
 python3 - "$graphs" "${modules[@]}" <<'PY'
-import glob, json, os, sys
+import glob, json, os, re, sys
 
 graphs, modules = sys.argv[1], sys.argv[2:]
 failures = []
+texts, pending = {}, []
 for module in modules:
     declared = 0
     for path in sorted(glob.glob(os.path.join(graphs, module, "*.symbols.json"))):
@@ -73,14 +74,21 @@ for module in modules:
             if not comment or comment.get("uri") != location["uri"] or not text.strip():
                 failures.append(f"{module}: {name} ({kind}) has no doc comment of its own")
                 continue
-            # Entry points (top-level declarations and the operators on AsyncSequence) show an example. The
-            # sequence types they return are documented at their operator, which they link to.
+            # Entry points (top-level declarations and the operators on AsyncSequence) show an example, or link
+            # to the sequence type whose comment carries it (the example and the edges are said once, there).
+            # A sequence type links to the operator that creates it.
             entry = len(symbol["pathComponents"]) == 1 or symbol["pathComponents"][0] == "AsyncSequence"
             returned = name.startswith("Async") and name.endswith("Sequence")
+            if entry:
+                texts[name] = text
             if entry and not returned and "```" not in text:
-                failures.append(f"{module}: {name} ({kind}) has no example")
+                pending.append((module, name, kind, re.findall(r"``(Async\w*Sequence)``", text)))
             if entry and returned and "``" not in text:
                 failures.append(f"{module}: {name} ({kind}) does not link to the operator that creates it")
+    for module, name, kind, links in pending:
+        if not any("```" in texts.get(link, "") for link in links):
+            failures.append(f"{module}: {name} ({kind}) has no example, nor links to a type that shows one")
+    pending.clear()
     print(f"{module}: {declared} public symbols, each with a doc comment")
 if failures:
     print("\n".join(failures), file=sys.stderr)

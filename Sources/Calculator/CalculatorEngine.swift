@@ -21,6 +21,11 @@ import Observation
 public protocol CalculatorEngine: AnyObject, Observable {
   /// Both fields; setting a different value is the change the engine reacts to.
   var input: Input { get set }
+  /// The first field. By default ``input``'s; an engine that stores the fields apart gives its own, so that what
+  /// reads one field is not woken by edits of the other.
+  var a: Int? { get set }
+  /// The second field; see ``a``.
+  var b: Int? { get set }
   /// The latest calculation's outcome, for whichever input it was; `nil` until the first calculation ends.
   /// Superseded calculations report nothing, so it never goes back to an older input's outcome.
   var outcome: Outcome? { get }
@@ -29,6 +34,18 @@ public protocol CalculatorEngine: AnyObject, Observable {
 }
 
 extension CalculatorEngine {
+  /// The first field of ``input``.
+  public var a: Int? {
+    get { input.a }
+    set { input.a = newValue }
+  }
+
+  /// The second field of ``input``.
+  public var b: Int? {
+    get { input.b }
+    set { input.b = newValue }
+  }
+
   /// `waiting` while a field is empty, `computing` until the outcome for the current ``input`` comes, then its
   /// result or error.
   public var status: CalculatorStatus { CalculatorStatus.of(input, latest: outcome) }

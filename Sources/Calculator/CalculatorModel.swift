@@ -38,14 +38,18 @@ public final class CalculatorModel {
 
   /// The first field's number, `nil` while it holds none; a binding target for a number field.
   public var a: Int? {
-    get { input.a }
-    set { input.a = newValue }
+    get { engine.a }
+    set {
+      if newValue != engine.a { engine.a = newValue }
+    }
   }
 
   /// The second field's number; see ``a``.
   public var b: Int? {
-    get { input.b }
-    set { input.b = newValue }
+    get { engine.b }
+    set {
+      if newValue != engine.b { engine.b = newValue }
+    }
   }
 
   /// The engine's latest outcome; see ``CalculatorEngine/outcome``.

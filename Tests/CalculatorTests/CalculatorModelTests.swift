@@ -1,5 +1,7 @@
+import Observation
 import Ripple
 import RippleTesting
+import Synchronization
 import Testing
 
 @testable import Calculator
@@ -22,6 +24,21 @@ struct CalculatorModelTests {
     let shown = await play(Self.fastTyping, on: kind)
     #expect(shown.timeline == expected)
     #expect(shown.finalStatus == .result(42))
+  }
+
+  @Test("the pipeline's model: what reads one field is woken by edits of that field only")
+  func fieldsTrackedApart() {
+    let model = CalculatorModel(engine: .pipeline(calculator: .instant))
+    let woken = WokenFlag()
+    withObservationTracking {
+      _ = model.a
+    } onChange: {
+      woken.set()
+    }
+    model.b = 2
+    #expect(!woken.value)
+    model.a = 1
+    #expect(woken.value)
   }
 
   @Test("debounce: typing settles for a second before each calculation")
@@ -201,4 +218,11 @@ struct FieldAges: Equatable {
   var b: Int
 
   static func <= (lhs: FieldAges, rhs: FieldAges) -> Bool { lhs.a <= rhs.a && lhs.b <= rhs.b }
+}
+
+/// Set by an observation's `onChange`, which may run on any thread.
+private final class WokenFlag: Sendable {
+  private let flag = Mutex(false)
+  var value: Bool { flag.withLock { $0 } }
+  func set() { flag.withLock { $0 = true } }
 }

@@ -16,8 +16,10 @@ import Ripple
 @MainActor @Observable
 public final class PipelineEngine: CalculatorEngine {
   // Stored apart, so that each field's `Observed` is woken by edits of its own field only.
-  private var a: Int?
-  private var b: Int?
+  /// The first field.
+  public var a: Int?
+  /// The second field.
+  public var b: Int?
   /// The latest calculation's outcome; see ``CalculatorEngine/outcome``.
   public private(set) var outcome: Outcome?
   @ObservationIgnored private var pipeline: Task<Void, Never>?

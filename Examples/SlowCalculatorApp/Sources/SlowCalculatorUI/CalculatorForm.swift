@@ -63,18 +63,18 @@ public struct ResultView: View {
 }
 
 #Preview("Waiting") {
-  CalculatorForm(model: CalculatorModel(engine: .task, calculator: .instant), footnote: "A preview.")
+  CalculatorForm(model: CalculatorModel(engine: .task(calculator: .instant)), footnote: "A preview.")
 }
 
 #Preview("Overflow") {
-  let model = CalculatorModel(engine: .task, calculator: .instant)
+  let model = CalculatorModel(engine: .task(calculator: .instant))
   model.a = Int.max
   model.b = 1
   return CalculatorForm(model: model, footnote: "An overflow is an error, never a trap.")
 }
 
 #Preview("No calculator substituted") {
-  let model = CalculatorModel(engine: .task, calculator: .failing())
+  let model = CalculatorModel(engine: .task(calculator: .failing()))
   model.a = 1
   model.b = 2
   return CalculatorForm(model: model, footnote: "The failing stand-in says which code forgot to substitute one.")

@@ -6,7 +6,7 @@ import SwiftUI
 public struct DebounceCalculatorView: View {
   let model: CalculatorModel
 
-  /// The screen of a model whose engine is ``CalculatorEngine/debounce(interval:)``.
+  /// The screen of a model whose engine is ``DebounceEngine``.
   public init(model: CalculatorModel) {
     self.model = model
   }
@@ -24,7 +24,7 @@ public struct DebounceCalculatorView: View {
 #Preview("Debounce") {
   NavigationStack {
     DebounceCalculatorView(
-      model: CalculatorModel(engine: .debounce(interval: .seconds(1)), calculator: .instant))
+      model: CalculatorModel(engine: .debounce(interval: .seconds(1), calculator: .instant)))
   }
 }
 #endif

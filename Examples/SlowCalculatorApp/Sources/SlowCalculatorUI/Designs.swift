@@ -20,26 +20,26 @@ public struct Designs {
 
   /// The app's models: the slow service with each design's default delay, and a one-second debounce.
   public static func live() -> Designs {
-    let shared = SharedCalculation(calculator: .live(delay: CalculatorEngine.task.defaultDelay))
+    let shared = SharedCalculation(calculator: .live(delay: CalculatorDesign.task.defaultDelay))
     return Designs(
       pipeline: CalculatorModel(
-        engine: .pipeline, calculator: .live(delay: CalculatorEngine.pipeline.defaultDelay)),
+        engine: .pipeline(calculator: .live(delay: CalculatorDesign.pipeline.defaultDelay))),
       debounce: CalculatorModel(
-        engine: .debounce(interval: .seconds(1)), calculator: .live(delay: .zero)),
-      task: CalculatorModel(engine: .task, calculator: .live(delay: CalculatorEngine.task.defaultDelay)),
+        engine: .debounce(interval: .seconds(1), calculator: .live(delay: .zero))),
+      task: CalculatorModel(engine: .task(calculator: .live(delay: CalculatorDesign.task.defaultDelay))),
       sharedCalculation: shared,
-      sharedEditor: CalculatorModel(engine: .shared(shared), calculator: .instant))
+      sharedEditor: CalculatorModel(engine: shared))
   }
 
   /// Models for previews: the instant calculator everywhere.
   public static func preview() -> Designs {
     let shared = SharedCalculation(calculator: .instant)
     return Designs(
-      pipeline: CalculatorModel(engine: .pipeline, calculator: .instant),
-      debounce: CalculatorModel(engine: .debounce(interval: .seconds(1)), calculator: .instant),
-      task: CalculatorModel(engine: .task, calculator: .instant),
+      pipeline: CalculatorModel(engine: .pipeline(calculator: .instant)),
+      debounce: CalculatorModel(engine: .debounce(interval: .seconds(1), calculator: .instant)),
+      task: CalculatorModel(engine: .task(calculator: .instant)),
       sharedCalculation: shared,
-      sharedEditor: CalculatorModel(engine: .shared(shared), calculator: .instant))
+      sharedEditor: CalculatorModel(engine: shared))
   }
 }
 #endif

@@ -7,7 +7,7 @@ import SwiftUI
 public struct PipelineCalculatorView: View {
   let model: CalculatorModel
 
-  /// The screen of a model whose engine is ``CalculatorEngine/pipeline``.
+  /// The screen of a model whose engine is ``PipelineEngine``.
   public init(model: CalculatorModel) {
     self.model = model
   }
@@ -24,7 +24,7 @@ public struct PipelineCalculatorView: View {
 
 #Preview("Pipeline") {
   NavigationStack {
-    PipelineCalculatorView(model: CalculatorModel(engine: .pipeline, calculator: .instant))
+    PipelineCalculatorView(model: CalculatorModel(engine: .pipeline(calculator: .instant)))
   }
 }
 #endif

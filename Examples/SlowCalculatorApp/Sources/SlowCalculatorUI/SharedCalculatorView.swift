@@ -12,7 +12,7 @@ public struct SharedCalculatorView: View {
   let calculation: SharedCalculation
   @State private var isShowingSecondScreen = false
 
-  /// The screen of `editor`, a model whose engine is ``CalculatorEngine/shared(_:)`` with `calculation`, which the
+  /// The screen of `editor`, a model whose engine is `calculation` itself, which the
   /// sheet edits directly.
   public init(editor: CalculatorModel, calculation: SharedCalculation) {
     self.editor = editor
@@ -73,7 +73,7 @@ struct SharedCalculationScreen: View {
   let calculation = SharedCalculation(calculator: .instant)
   return NavigationStack {
     SharedCalculatorView(
-      editor: CalculatorModel(engine: .shared(calculation), calculator: .instant), calculation: calculation)
+      editor: CalculatorModel(engine: calculation), calculation: calculation)
   }
 }
 

@@ -8,7 +8,7 @@ import SwiftUI
 public struct TaskCalculatorView: View {
   let model: CalculatorModel
 
-  /// The screen of a model whose engine is ``CalculatorEngine/task``.
+  /// The screen of a model whose engine is ``TaskEngine``.
   public init(model: CalculatorModel) {
     self.model = model
   }
@@ -25,7 +25,7 @@ public struct TaskCalculatorView: View {
 
 #Preview("Restart on change") {
   NavigationStack {
-    TaskCalculatorView(model: CalculatorModel(engine: .task, calculator: .instant))
+    TaskCalculatorView(model: CalculatorModel(engine: .task(calculator: .instant)))
   }
 }
 #endif
