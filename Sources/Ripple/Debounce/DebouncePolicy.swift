@@ -26,7 +26,7 @@ struct _DebouncePolicy<Element: Sendable, Instant: InstantProtocol>: _TimedPolic
   }
 
   @inlinable
-  mutating func timerFired(at deadline: Instant, end: Instant, baseFinished: Bool) -> Element? {
+  mutating func timerFired(at deadline: Instant, end: () -> Instant, baseFinished: Bool) -> Element? {
     guard let settled = pending, settled.deadline <= deadline else { return nil }
     pending = nil
     return settled.element

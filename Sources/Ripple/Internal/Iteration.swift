@@ -23,7 +23,8 @@ protocol _IterationStorage: AnyObject, Sendable {
 @usableFromInline
 final class _Iteration<Storage: _IterationStorage> {
   @usableFromInline let storage: Storage
-  @usableFromInline var started = false
+  /// Only the iterator, on one task, touches it: no dynamic exclusivity check per `next()`.
+  @exclusivity(unchecked) @usableFromInline var started = false
 
   @inlinable
   init(_ storage: Storage) {

@@ -59,6 +59,8 @@ struct _MapLatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
   /// The side effect of an event, run by the storage once the lock is released.
   @usableFromInline enum Action {
     case none
+    /// The consumer's first `next()` waits: start the task that iterates the base.
+    case startBase
     /// Hand the result to the consumer.
     case resumeConsumer(Consumer, Result<Output?, Failure>)
     /// Start the transform of the element just produced as `generation`, cancelling the one it supersedes.
@@ -71,19 +73,14 @@ struct _MapLatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
     case end(Consumer?, Result<Output?, Failure>, Tasks)
   }
 
-  /// The consumer's first `next()` is about to start the base task.
-  @inlinable
-  mutating func started() {
-    guard case .initial = state else { preconditionFailure("mapLatest: started twice (state: \(state))") }
-    state = .running(Running(consumer: nil))
-  }
-
   /// The consumer calls `next()`; `.none` means it waits.
   @inlinable
   mutating func nextRequested(_ consumer: Consumer) -> Action {
     switch state {
     case .initial:
-      preconditionFailure("mapLatest: next() before the iteration started (state: initial)")
+      // The base starts once the consumer waits, so that its first result goes straight to it.
+      state = .running(Running(consumer: consumer))
+      return .startBase
     case .finished:
       return .resumeConsumer(consumer, .success(nil))
     case .running(var running):

@@ -20,9 +20,13 @@ where Base.Element: Sendable {
     self.convertFailure = convertFailure
   }
 
+  /// Nothing: the base starts in the first `next()`, once the consumer waits (``Machine/Action/startBase``).
   @inlinable
-  func start() {
-    machine.withLock { $0.started() }
+  func start() {}
+
+  /// Starts the one task that iterates the base for this iteration.
+  @inlinable
+  func startBase() {
     let task = _startOperatorTask { [self] in
       var iterator = base.makeAsyncIterator()
       do throws(Base.Failure) {
@@ -60,6 +64,8 @@ where Base.Element: Sendable {
     switch action {
     case .none, .stopProducing, .startTransform:
       break
+    case .startBase:
+      startBase()
     case .resumeConsumer(let consumer, let outcome):
       consumer.resume(returning: outcome)
     case .cancelTask(let task):

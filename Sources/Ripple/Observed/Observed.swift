@@ -39,13 +39,6 @@ import Observation
 /// property produces its first value and then waits for cancellation, as nothing can change it.
 public struct Observed<Element: Sendable, Failure: Error>: AsyncSequence, Sendable {
   /// What an ``Observed/untilFinished(_:)`` closure returns: the next value, or the end of iteration.
-  ///
-  /// ```swift
-  /// Observed<Int, Never>.untilFinished { [weak model] in
-  ///   guard let model else { return .finish }  // the model is gone: end iteration
-  ///   return .next(model.value)
-  /// }
-  /// ```
   public enum Iteration: Sendable {
     /// Deliver this value to the iterator.
     case next(Element)
@@ -102,8 +95,6 @@ public struct Observed<Element: Sendable, Failure: Error>: AsyncSequence, Sendab
   }
 
   /// Creates an iterator; each one starts from the current value and tracks changes on its own.
-  ///
-  /// Iterators are independent: a slow one never holds back another, and each gets the current value first.
   public func makeAsyncIterator() -> Iterator {
     Iterator(emit: emit)
   }

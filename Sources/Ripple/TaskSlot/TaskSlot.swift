@@ -24,12 +24,11 @@
 /// ```
 ///
 /// ## Cancellation and lifetime
-/// The previous task is cancelled before the new one is created — before `run` returns, unless another call is
-/// starting tasks at that moment and takes the request over; cancellation is cooperative, so an operation that ignores
-/// it runs on, but a new operation never waits for it. An operation that checks `Task.isCancelled` after its last
-/// `await`, on the isolation where `run` is called, writes nothing once a newer `run` has cancelled it. `deinit`
-/// cancels the running task; the task holds the slot weakly. Every method may be called from any thread or actor;
-/// when calls race, the one that reaches the slot last wins and its task is the one left running.
+/// Cancellation is cooperative: an operation that ignores it runs on, but a new operation never waits for it. An
+/// operation that checks `Task.isCancelled` after its last `await`, on the isolation where `run` is called, writes
+/// nothing once a newer `run` has cancelled it. `deinit` cancels the running task; the task holds the slot weakly.
+/// Every method may be called from any thread or actor; when calls race, the one that reaches the slot last wins and
+/// its task is the one left running (see ``run(id:priority:operation:)``).
 public final class TaskSlot: Sendable {
   private let state = _Mutex(_TaskSlotStateMachine())
 

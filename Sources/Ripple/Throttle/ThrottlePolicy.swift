@@ -46,7 +46,7 @@ struct _ThrottlePolicy<Element: Sendable, Instant: InstantProtocol>: _TimedPolic
   }
 
   @inlinable
-  mutating func timerFired(at deadline: Instant, end: Instant, baseFinished: Bool) -> Element? {
+  mutating func timerFired(at deadline: Instant, end: () -> Instant, baseFinished: Bool) -> Element? {
     // A late element may have closed that interval and opened another.
     guard let intervalEnd, intervalEnd <= deadline else { return nil }
     guard let emitted = held else {
@@ -55,7 +55,7 @@ struct _ThrottlePolicy<Element: Sendable, Instant: InstantProtocol>: _TimedPolic
     }
     held = nil
     // After the base finished this was the last element: no interval to open, the timer can stop.
-    self.intervalEnd = baseFinished ? nil : end
+    self.intervalEnd = baseFinished ? nil : end()
     return emitted
   }
 

@@ -8,18 +8,19 @@ final class _FanInStorage<Policy: _FanInPolicy, Failure: Error>: _IterationStora
   @usableFromInline typealias Run = @Sendable (_FanInStorage) async -> Void
 
   @usableFromInline let machine: _Mutex<Machine>
-  /// `nil` without bases: the iteration is over before it starts.
-  @usableFromInline let run: Run?
+  /// Taken by ``start()``, so that the bases it holds go when the task ends; `nil` without bases: the iteration is
+  /// over before it starts.
+  @usableFromInline let run: _Mutex<Run?>
 
   @inlinable
   init(count: Int, policy: Policy, name: StaticString, run: @escaping Run) {
     machine = _Mutex(Machine(count: count, policy: policy, name: name))
-    self.run = count == 0 ? nil : run
+    self.run = _Mutex(count == 0 ? nil : run)
   }
 
   @inlinable
   func start() {
-    guard let run else { return }
+    guard let run = run.withLock({ $0.take() }) else { return }
     let task = _startOperatorTask { await run(self) }
     perform(machine.withLock { $0.taskStarted(task) })
   }

@@ -16,8 +16,8 @@ protocol _TimedPolicy: Sendable {
   /// The base produced `element` at `now`; `end` is `now` plus the operator's interval. Returns an element to
   /// emit at once.
   mutating func received(_ element: Element, now: Instant, end: Instant) -> Element?
-  /// The timer slept until `deadline`; `end` is the clock's now plus the interval. Returns the element to emit.
-  mutating func timerFired(at deadline: Instant, end: Instant, baseFinished: Bool) -> Element?
+  /// The timer slept until `deadline`; `end()` reads the clock's now plus the interval. Returns the element to emit.
+  mutating func timerFired(at deadline: Instant, end: () -> Instant, baseFinished: Bool) -> Element?
   /// The base finished while the policy held nothing: nothing is timed any more.
   mutating func baseFinishedIdle()
 }

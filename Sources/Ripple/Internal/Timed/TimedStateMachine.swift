@@ -169,20 +169,19 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
       // The consumer went away or the base already failed (a misbehaving base).
       return .stopProducing
     }
-    let emitted = running.policy.received(element, now: now, end: end).map { ($0, running.emit($0)) }
-    var timer: (Timer, Instant)?
-    if let waiting = running.timer, let deadline = running.policy.deadline {
-      running.timer = nil
-      timer = (waiting, deadline)
+    var consumer: Consumer?
+    let emitted = running.policy.received(element, now: now, end: end)
+    if let emitted { consumer = running.emit(emitted) }
+    guard let timer = running.timer, let deadline = running.policy.deadline else {
+      // The steady path of a burst: the policy holds the element, the timer already sleeps.
+      state = .running(running)
+      guard let consumer, let emitted else { return .none }
+      return .resumeConsumer(consumer, .success(emitted))
     }
+    running.timer = nil
     state = .running(running)
-    switch (emitted, timer) {
-    case ((let element, let consumer?)?, let (timer, deadline)?):
-      return .resumeConsumerAndTimer(consumer, element, timer, deadline)
-    case ((let element, let consumer?)?, nil): return .resumeConsumer(consumer, .success(element))
-    case (_, let (timer, deadline)?): return .resumeTimer(timer, deadline)
-    case (_, nil): return .none
-    }
+    guard let consumer, let emitted else { return .resumeTimer(timer, deadline) }
+    return .resumeConsumerAndTimer(consumer, emitted, timer, deadline)
   }
 
   /// The timer task asks how long to sleep; `.none` means it waits for a deadline.
@@ -207,9 +206,9 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
     }
   }
 
-  /// The timer task slept until `deadline`; `end` is the clock's now plus the interval.
+  /// The timer task slept until `deadline`; `end()` reads the clock's now plus the interval.
   @inlinable
-  mutating func deadlineReached(_ deadline: Instant, end: Instant) -> Action {
+  mutating func deadlineReached(_ deadline: Instant, end: () -> Instant) -> Action {
     guard case .running(var running) = state else { return .none }
     guard let element = running.policy.timerFired(at: deadline, end: end, baseFinished: running.baseFinished) else {
       state = .running(running)

@@ -71,8 +71,7 @@ where Base.Element: Sendable, Policy.Element == Base.Element, Policy.Instant == 
       } catch {
         return
       }
-      let end = clock.now.advanced(by: interval)
-      perform(machine.withLock { $0.deadlineReached(deadline, end: end) })
+      perform(machine.withLock { $0.deadlineReached(deadline, end: { clock.now.advanced(by: interval) }) })
     }
   }
 
