@@ -39,6 +39,22 @@ struct GuideDiagramTests {
     #expect(output == expected)
   }
 
+  @Test(
+    "Zip.md",
+    arguments: [
+      ("1-2--3-|", "-4--5-6---|", "-5--7-9|"),
+      ("1--^", "-2---3|", "-3-^"),
+    ])
+  func zipDiagrams(a: String, b: String, expected: String) async {
+    let output = await marbles(a, b) { inputs, _ in zip(inputs[0], inputs[1]).map(Self.sum) }
+    #expect(output == expected)
+  }
+
+  @Test("Chain.md")
+  func chainDiagram() async {
+    #expect(await marbles("a-b|", "c----d|") { inputs, _ in chain(inputs[0], inputs[1]) } == "a-bc-d|")
+  }
+
   @Test("RemoveDuplicates.md")
   func removeDuplicatesDiagrams() async {
     #expect(await marbles("aab-bbc-c|") { inputs, _ in inputs[0].removeDuplicates() } == "a-b---c--|")

@@ -47,7 +47,7 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
   public typealias Element = (Base1.Element, Base2.Element)
   /// The bases' common error type.
   public typealias Failure = Base1.Failure
-  @usableFromInline typealias Value = _CombineLatestValue<Base1.Element, Base2.Element, Never>
+  @usableFromInline typealias Value = _FanInValue<Base1.Element, Base2.Element, Never>
   @usableFromInline typealias Storage = _FanInStorage<_CombineLatestPolicy<Value, Element>, Failure>
 
   @usableFromInline let base1: Base1

@@ -39,7 +39,7 @@ where
   public typealias Element = (Base1.Element, Base2.Element, Base3.Element)
   /// The bases' common error type.
   public typealias Failure = Base1.Failure
-  @usableFromInline typealias Value = _CombineLatestValue<Base1.Element, Base2.Element, Base3.Element>
+  @usableFromInline typealias Value = _FanInValue<Base1.Element, Base2.Element, Base3.Element>
   @usableFromInline typealias Storage = _FanInStorage<_CombineLatestPolicy<Value, Element>, Failure>
 
   @usableFromInline let base1: Base1

@@ -1,14 +1,3 @@
-/// An element of one of up to three bases of different element types, so that the tuple variants of
-/// `combineLatest` share one policy.
-@usableFromInline
-enum _CombineLatestValue<First, Second, Third> {
-  case first(First)
-  case second(Second)
-  case third(Third)
-}
-
-extension _CombineLatestValue: Sendable where First: Sendable, Second: Sendable, Third: Sendable {}
-
 /// CombineLatest's part of a fan-in iteration: once every base has produced, each element makes an output with
 /// the latest element of every other base.
 ///

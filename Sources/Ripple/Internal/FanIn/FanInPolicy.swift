@@ -19,3 +19,14 @@ protocol _FanInPolicy: Sendable {
   /// The iteration ended: drop what the policy keeps.
   mutating func reset()
 }
+
+/// An element of one of up to three bases of different element types, so that the tuple variants of a fan-in
+/// operator share one policy (`Third` is `Never` for pairs).
+@usableFromInline
+enum _FanInValue<First, Second, Third> {
+  case first(First)
+  case second(Second)
+  case third(Third)
+}
+
+extension _FanInValue: Sendable where First: Sendable, Second: Sendable, Third: Sendable {}

@@ -1,19 +1,70 @@
 /// Resumed with `true` to ask a base for its next element, `false` to stop.
 @usableFromInline typealias _FanInProducer = UnsafeContinuation<Bool, Never>
 
-/// The producers to resume because their elements were used.
+/// Producers to resume once the lock is released: because their elements were used, or because the iteration ended.
+///
+/// Up to three are held inline; more (a fan-in over a collection of bases) in a buffer that ``resume(returning:)``
+/// frees. No case holds a reference, so an action carrying a wake is trivial to copy.
 @usableFromInline
 enum _FanInWake {
   case none
   case one(_FanInProducer)
-  case all([_FanInProducer])
+  case two(_FanInProducer, _FanInProducer)
+  case three(_FanInProducer, _FanInProducer, _FanInProducer)
+  case many(UnsafeMutableBufferPointer<_FanInProducer>, count: Int)
 
-  @inlinable func resume() {
+  /// Resumes every producer with `goOn`, exactly once; call it once per wake.
+  @inlinable func resume(returning goOn: Bool = true) {
     switch self {
     case .none: break
-    case .one(let producer): producer.resume(returning: true)
-    case .all(let producers): for producer in producers { producer.resume(returning: true) }
+    case .one(let producer): producer.resume(returning: goOn)
+    case .two(let first, let second):
+      first.resume(returning: goOn)
+      second.resume(returning: goOn)
+    case .three(let first, let second, let third):
+      first.resume(returning: goOn)
+      second.resume(returning: goOn)
+      third.resume(returning: goOn)
+    case .many(let buffer, let count):
+      for index in 0..<count { buffer[index].resume(returning: goOn) }
+      buffer.deallocate()
     }
+  }
+}
+
+/// Gathers producers into a ``_FanInWake``, inline while there can be at most three.
+@usableFromInline
+struct _FanInWakeBuilder {
+  @usableFromInline var wake = _FanInWake.none
+  @usableFromInline var buffer: UnsafeMutableBufferPointer<_FanInProducer>?
+  @usableFromInline var count = 0
+  @usableFromInline let capacity: Int
+
+  /// A builder for at most `capacity` producers.
+  @inlinable init(capacity: Int) {
+    self.capacity = capacity
+  }
+
+  @inlinable
+  mutating func append(_ producer: _FanInProducer) {
+    guard capacity <= 3 else {
+      if buffer == nil { buffer = .allocate(capacity: capacity) }
+      buffer!.initializeElement(at: count, to: producer)
+      count += 1
+      return
+    }
+    switch wake {
+    case .none: wake = .one(producer)
+    case .one(let first): wake = .two(first, producer)
+    case .two(let first, let second): wake = .three(first, second, producer)
+    case .three, .many: preconditionFailure("fan-in: more producers than bases (state: running)")
+    }
+  }
+
+  @inlinable
+  func build() -> _FanInWake {
+    guard let buffer else { return wake }
+    return .many(buffer, count: count)
   }
 }
 
@@ -72,15 +123,14 @@ struct _FanInSlots<Value> {
   /// Takes every pending element, in the order of the bases, and lets their producers go on.
   @inlinable
   mutating func takeAll(_ body: (Int, Value) -> Void) -> _FanInWake {
-    var producers: [_FanInProducer] = []
-    producers.reserveCapacity(slots.count)
+    var producers = _FanInWakeBuilder(capacity: slots.count)
     for index in slots.indices {
       guard let value = slots[index].pending.take() else { continue }
       body(index, value)
       if case .one(let producer) = release(index) { producers.append(producer) }
     }
     pendingCount = 0
-    return .all(producers)
+    return producers.build()
   }
 
   /// Lets the producer of base `index`, whose element was just used, go on.
@@ -107,13 +157,13 @@ struct _FanInSlots<Value> {
 
   /// Drops every pending element; returns the suspended producers, to stop.
   @inlinable
-  mutating func removeAll() -> [_FanInProducer] {
-    var producers: [_FanInProducer] = []
+  mutating func removeAll() -> _FanInWake {
+    var producers = _FanInWakeBuilder(capacity: slots.count)
     for index in slots.indices {
       if let producer = slots[index].producer { producers.append(producer) }
       slots[index] = Slot()
     }
     pendingCount = 0
-    return producers
+    return producers.build()
   }
 }

@@ -44,11 +44,13 @@ struct _FanInStateMachine<Policy: _FanInPolicy, Failure: Error>: ~Copyable {
     case resumeProducer(_FanInProducer, Bool)
     /// Iteration is over: the producer stops.
     case stopProducer
-    /// The task consuming the bases started after the iteration ended: cancel it.
-    case cancelTask(Task<Void, Never>)
-    /// Iteration ends: cancel the task when present (which cancels the remaining bases), stop the suspended
+    /// The task consuming the bases started after the iteration ended: cancel it (``takeTask()``).
+    case cancelTask
+    /// Iteration ends: cancel the task when told to (which cancels the remaining bases), stop the suspended
     /// producers, and resume the consumer when present with the result.
-    case end(Consumer?, Result<Output?, Failure>, [_FanInProducer], Task<Void, Never>?)
+    ///
+    /// No case holds a reference but the results, so that for trivial outputs an action is trivial to copy.
+    case end(Consumer?, Result<Output?, Failure>, stopping: _FanInWake, cancelTask: Bool)
   }
 
   @usableFromInline var state: State
@@ -56,7 +58,7 @@ struct _FanInStateMachine<Policy: _FanInPolicy, Failure: Error>: ~Copyable {
   @usableFromInline var policy: Policy
   /// Bases that have not finished.
   @usableFromInline var active: Int
-  /// The task consuming the bases, once started and until the iteration is over.
+  /// The task consuming the bases, once started and until an ending action takes it.
   @usableFromInline var task: Task<Void, Never>?
   /// The operator's name, for precondition messages.
   @usableFromInline let name: StaticString
@@ -177,8 +179,8 @@ struct _FanInStateMachine<Policy: _FanInPolicy, Failure: Error>: ~Copyable {
   /// The task consuming the bases started.
   @inlinable
   mutating func taskStarted(_ task: Task<Void, Never>) -> Action {
-    guard case .running = state else { return .cancelTask(task) }
     self.task = task
+    guard case .running = state else { return .cancelTask }
     return .none
   }
 
@@ -191,7 +193,13 @@ struct _FanInStateMachine<Policy: _FanInPolicy, Failure: Error>: ~Copyable {
     state = .finished
     let producers = slots.removeAll()
     policy.reset()
-    defer { task = nil }
-    return .end(consumer, result, producers, cancellingBases ? task : nil)
+    if !cancellingBases { task = nil }
+    return .end(consumer, result, stopping: producers, cancelTask: cancellingBases)
+  }
+
+  /// The task, for an ending action to cancel; taken once.
+  @inlinable
+  mutating func takeTask() -> Task<Void, Never>? {
+    task.take()
   }
 }

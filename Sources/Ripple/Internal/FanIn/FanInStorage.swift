@@ -94,13 +94,11 @@ final class _FanInStorage<Policy: _FanInPolicy, Failure: Error>: _IterationStora
       consumer.resume(returning: result)
     case .resumeProducer(let producer, let goOn):
       producer.resume(returning: goOn)
-    case .cancelTask(let task):
-      task.cancel()
-    case .end(let consumer, let result, let producers, let task):
-      task?.cancel()
-      for producer in producers {
-        producer.resume(returning: false)
-      }
+    case .cancelTask:
+      machine.withLock { $0.takeTask() }?.cancel()
+    case .end(let consumer, let result, let producers, let cancelTask):
+      if cancelTask { machine.withLock { $0.takeTask() }?.cancel() }
+      producers.resume(returning: false)
       consumer?.resume(returning: result)
     }
   }

@@ -92,16 +92,18 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
     case resumeConsumerAndTimer(Consumer, Element, Timer, Instant)
     /// Iteration is over: the base-consuming task stops.
     case stopProducing
-    /// Iteration ended before its tasks were recorded: cancel them.
-    case cancelTasks(Tasks)
+    /// Iteration ended before its tasks were recorded: cancel them (``takeTasks()``).
+    case cancelTasks
     /// Iteration (or the base's part of it) ends: resume the consumer with the result and stop the timer when
-    /// present, and cancel the tasks.
-    case end(Consumer?, Result<Element?, Failure>, Timer?, Tasks?)
+    /// present, and cancel the tasks (``takeTasks()``).
+    ///
+    /// No case holds a reference but the consumer's result, so that for trivial elements an action is trivial to copy.
+    case end(Consumer?, Result<Element?, Failure>, Timer?)
   }
 
   @usableFromInline var state: State
-  /// The running tasks, set right after they start. Kept out of `State` so that, for trivial elements, the state
-  /// the hot path copies holds no reference to retain.
+  /// The running tasks, set right after they start, until an ending action takes them. Kept out of `State` and
+  /// `Action` so that, for trivial elements, what the hot path copies holds no reference to retain.
   @usableFromInline var tasks: Tasks?
   /// The operator's name, for precondition messages.
   @usableFromInline let name: StaticString
@@ -123,12 +125,12 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
   /// The tasks started.
   @inlinable
   mutating func tasksStarted(_ tasks: Tasks) -> Action {
+    self.tasks = tasks
     switch state {
     case .running:
-      self.tasks = tasks
       return .none
     case .failed, .finished:
-      return .cancelTasks(tasks)
+      return .cancelTasks
     case .initial:
       preconditionFailure("\(name): tasks started before the iteration (state: initial)")
     }
@@ -234,10 +236,10 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
     running.timer = nil
     guard let consumer = running.consumer else {
       state = .running(running)
-      return .end(nil, .success(nil), timer, tasks)
+      return .end(nil, .success(nil), timer)
     }
     state = .finished
-    return .end(consumer, .success(nil), timer, tasks)
+    return .end(consumer, .success(nil), timer)
   }
 
   /// The base threw: the error goes to the consumer at once, or to its next `next()`; a held element is dropped.
@@ -246,10 +248,10 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
     guard case .running(let running) = state else { return .none }
     guard let consumer = running.consumer else {
       state = .failed(failure)
-      return .end(nil, .failure(failure), running.timer, tasks)
+      return .end(nil, .failure(failure), running.timer)
     }
     state = .finished
-    return .end(consumer, .failure(failure), running.timer, tasks)
+    return .end(consumer, .failure(failure), running.timer)
   }
 
   /// The consuming task was cancelled or the iterator was dropped.
@@ -257,6 +259,12 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
   mutating func cancelled() -> Action {
     defer { state = .finished }
     guard case .running(let running) = state else { return .none }
-    return .end(running.consumer, .success(nil), running.timer, tasks)
+    return .end(running.consumer, .success(nil), running.timer)
+  }
+
+  /// The tasks, for an ending action to cancel; each is taken once.
+  @inlinable
+  mutating func takeTasks() -> Tasks? {
+    tasks.take()
   }
 }

@@ -98,12 +98,12 @@ where Base.Element: Sendable, Policy.Element == Base.Element, Policy.Instant == 
       timer.resume(returning: deadline)
     case .stopProducing:
       return false
-    case .cancelTasks(let tasks):
-      tasks.cancel()
-    case .end(let consumer, let result, let timer, let tasks):
+    case .cancelTasks:
+      machine.withLock { $0.takeTasks() }?.cancel()
+    case .end(let consumer, let result, let timer):
       consumer?.resume(returning: result)
       timer?.resume(returning: nil)
-      tasks?.cancel()
+      machine.withLock { $0.takeTasks() }?.cancel()
     }
     return true
   }

@@ -1,0 +1,84 @@
+/// Returns a sequence of triples of the elements of three sequences, taken in step.
+///
+/// ```swift
+/// for await (name, age, city) in zip(names, ages, cities) {
+///   print(name, age, city)
+/// }
+/// // names:  Ada ---- Bob ---|
+/// // ages:   -- 36 ---- 41 --|
+/// // cities: ---- Rome ---- Oslo
+/// // Prints Ada 36 Rome, Bob 41 Oslo.
+/// ```
+///
+/// It behaves as ``zip(_:_:)``; see ``AsyncZip2Sequence`` for how it finishes, throws and cancels.
+@inlinable
+public func zip<Base1: AsyncSequence & Sendable, Base2: AsyncSequence & Sendable, Base3: AsyncSequence & Sendable>(
+  _ base1: Base1, _ base2: Base2, _ base3: Base3
+) -> AsyncZip3Sequence<Base1, Base2, Base3>
+where
+  Base1.Element: Sendable, Base2.Element: Sendable, Base3.Element: Sendable,
+  Base2.Failure == Base1.Failure, Base3.Failure == Base1.Failure
+{
+  AsyncZip3Sequence(base1, base2, base3)
+}
+
+/// An asynchronous sequence of triples of the elements of three sequences, taken in step.
+///
+/// Create it with ``zip(_:_:_:)``; it behaves as ``AsyncZip2Sequence``.
+public struct AsyncZip3Sequence<
+  Base1: AsyncSequence & Sendable, Base2: AsyncSequence & Sendable, Base3: AsyncSequence & Sendable
+>: AsyncSequence, Sendable
+where
+  Base1.Element: Sendable, Base2.Element: Sendable, Base3.Element: Sendable,
+  Base2.Failure == Base1.Failure, Base3.Failure == Base1.Failure
+{
+  /// A triple of elements, one of each base, taken in step.
+  public typealias Element = (Base1.Element, Base2.Element, Base3.Element)
+  /// The bases' common error type.
+  public typealias Failure = Base1.Failure
+  @usableFromInline typealias Value = _FanInValue<Base1.Element, Base2.Element, Base3.Element>
+  @usableFromInline typealias Storage = _FanInStorage<_ZipPolicy<Value, Element>, Failure>
+
+  @usableFromInline let base1: Base1
+  @usableFromInline let base2: Base2
+  @usableFromInline let base3: Base3
+
+  @inlinable init(_ base1: Base1, _ base2: Base2, _ base3: Base3) {
+    self.base1 = base1
+    self.base2 = base2
+    self.base3 = base3
+  }
+
+  /// Creates an iterator; each iterator iterates the bases anew.
+  @inlinable
+  public func makeAsyncIterator() -> Iterator {
+    let policy = _ZipPolicy<Value, Element>(count: 3) { _, values in
+      guard case .first(let first)? = values[0], case .second(let second)? = values[1],
+        case .third(let third)? = values[2]
+      else {
+        preconditionFailure("zip: an element of the wrong base (state: running)")
+      }
+      return (first, second, third)
+    }
+    let run = Storage.run(base1, as: Value.first, base2, as: Value.second, base3, as: Value.third)
+    return Iterator(_Iteration(Storage(count: 3, policy: policy, name: "zip", run: run)))
+  }
+
+  /// The iterator of an ``AsyncZip3Sequence``; one task iterates it.
+  public struct Iterator: AsyncIteratorProtocol {
+    @usableFromInline let iteration: _Iteration<Storage>
+
+    @inlinable init(_ iteration: _Iteration<Storage>) {
+      self.iteration = iteration
+    }
+
+    /// Returns the next triple; `nil` once a base has finished or the consuming task is cancelled.
+    @inlinable
+    public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(Failure) -> Element? {
+      try await iteration.next(isolation: actor)
+    }
+  }
+}
+
+@available(*, unavailable)
+extension AsyncZip3Sequence.Iterator: Sendable {}
