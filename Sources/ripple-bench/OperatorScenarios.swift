@@ -8,35 +8,60 @@ func operatorScenarios() -> [Scenario] {
   [
     Scenario(name: "asyncstream.raw", baseline: "asyncstream.raw", operations: operatorElements) {
       let stream = producedStream(count: operatorElements) { $0 }
-      let (sum, seen) = await drain(stream)
+      var sum = 0
+      var seen = 0
+      for await value in stream {
+        sum &+= value
+        seen += 1
+      }
       precondition(sum == operatorElements * (operatorElements - 1) / 2)
       return seen
     },
     Scenario(name: "chain.dedup-compact-map", baseline: "asyncstream.raw", operations: operatorElements) {
       // Pairs of repeats, and every fourth element `nil`: half the elements survive.
       let stream = producedStream(count: operatorElements) { index in index % 4 == 3 ? nil : index / 2 }
-      let (sum, seen) = await drain(stream.removeDuplicates().compacted().map({ $0 &* 2 }))
+      var sum = 0
+      var seen = 0
+      for await value in stream.removeDuplicates().compacted().map({ $0 &* 2 }) {
+        sum &+= value
+        seen += 1
+      }
       precondition(sum > 0)
       return seen
     },
     Scenario(name: "combineLatest2.sum", baseline: "asyncstream.raw", operations: operatorElements) {
       let first = producedStream(count: operatorElements / 2) { $0 }
       let second = producedStream(count: operatorElements / 2) { $0 }
-      let (sum, seen) = await drain(combineLatest(first, second).map(+))
+      var sum = 0
+      var seen = 0
+      for await value in combineLatest(first, second).map(+) {
+        sum &+= value
+        seen += 1
+      }
       precondition(sum > 0)
       return seen
     },
     Scenario(name: "merge2", baseline: "asyncstream.raw", operations: operatorElements) {
       let first = producedStream(count: operatorElements / 2) { $0 }
       let second = producedStream(count: operatorElements / 2) { $0 }
-      let (sum, seen) = await drain(merge(first, second))
+      var sum = 0
+      var seen = 0
+      for await value in merge(first, second) {
+        sum &+= value
+        seen += 1
+      }
       precondition(sum == 2 * (operatorElements / 2) * (operatorElements / 2 - 1) / 2)
       return seen
     },
     Scenario(name: "chain2", baseline: "asyncstream.raw", operations: operatorElements) {
       let first = producedStream(count: operatorElements / 2) { $0 }
       let second = producedStream(count: operatorElements / 2) { $0 }
-      let (sum, seen) = await drain(chain(first, second))
+      var sum = 0
+      var seen = 0
+      for await value in chain(first, second) {
+        sum &+= value
+        seen += 1
+      }
       precondition(sum == 2 * (operatorElements / 2) * (operatorElements / 2 - 1) / 2)
       return seen
     },
@@ -53,17 +78,6 @@ func operatorScenarios() -> [Scenario] {
       return seen
     },
   ]
-}
-
-/// Iterates `sequence` to its end; returns the sum of its elements and how many there were.
-func drain(_ sequence: some AsyncSequence<Int, Never>) async -> (sum: Int, seen: Int) {
-  var sum = 0
-  var seen = 0
-  for await value in sequence {
-    sum &+= value
-    seen += 1
-  }
-  return (sum, seen)
 }
 
 /// An unbounded `AsyncStream` of `element(0..<count)`, fed by a task of its own that finishes it.

@@ -62,10 +62,7 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
   @inlinable
   public func makeAsyncIterator() -> Iterator {
     let policy = _CombineLatestPolicy<Value, Element>(count: 2) { _, latest, _ in
-      guard case .first(let first)? = latest[0], case .second(let second)? = latest[1] else {
-        preconditionFailure("combineLatest: an element of the wrong base (state: running)")
-      }
-      return (first, second)
+      Value.pair(latest, operator: "combineLatest")
     }
     let run = Storage.run(base1, as: Value.first, base2, as: Value.second)
     return Iterator(_Iteration(Storage(count: 2, policy: policy, name: "combineLatest", run: run)))

@@ -56,12 +56,7 @@ where
   @inlinable
   public func makeAsyncIterator() -> Iterator {
     let policy = _CombineLatestPolicy<Value, Element>(count: 3) { _, latest, _ in
-      guard case .first(let first)? = latest[0], case .second(let second)? = latest[1],
-        case .third(let third)? = latest[2]
-      else {
-        preconditionFailure("combineLatest: an element of the wrong base (state: running)")
-      }
-      return (first, second, third)
+      Value.triple(latest, operator: "combineLatest")
     }
     let run = Storage.run(base1, as: Value.first, base2, as: Value.second, base3, as: Value.third)
     return Iterator(_Iteration(Storage(count: 3, policy: policy, name: "combineLatest", run: run)))

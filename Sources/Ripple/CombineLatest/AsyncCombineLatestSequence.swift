@@ -44,17 +44,7 @@ where Base.Element: Sendable {
   @inlinable
   public func makeAsyncIterator() -> Iterator {
     let policy = _CombineLatestPolicy<Base.Element, Element>(count: bases.count) { previous, latest, changed in
-      // Updating the previous array in place allocates nothing while the consumer does not keep it.
-      if let changed, previous != nil {
-        previous![changed] = latest[changed]!
-        return previous!
-      }
-      let output = latest.map { value in
-        guard let value else { preconditionFailure("combineLatest: a base without a value (state: running)") }
-        return value
-      }
-      previous = output
-      return output
+      _fanInArray(&previous, from: latest, changed: changed)
     }
     let storage = Storage(count: bases.count, policy: policy, name: "combineLatest", run: Storage.run(bases))
     return Iterator(_Iteration(storage))

@@ -56,12 +56,7 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
   /// Creates an iterator; each iterator iterates the bases anew.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    let policy = _ZipPolicy<Value, Element>(count: 2) { _, values in
-      guard case .first(let first)? = values[0], case .second(let second)? = values[1] else {
-        preconditionFailure("zip: an element of the wrong base (state: running)")
-      }
-      return (first, second)
-    }
+    let policy = _ZipPolicy<Value, Element>(count: 2) { _, values in Value.pair(values, operator: "zip") }
     let run = Storage.run(base1, as: Value.first, base2, as: Value.second)
     return Iterator(_Iteration(Storage(count: 2, policy: policy, name: "zip", run: run)))
   }

@@ -52,14 +52,7 @@ where
   /// Creates an iterator; each iterator iterates the bases anew.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    let policy = _ZipPolicy<Value, Element>(count: 3) { _, values in
-      guard case .first(let first)? = values[0], case .second(let second)? = values[1],
-        case .third(let third)? = values[2]
-      else {
-        preconditionFailure("zip: an element of the wrong base (state: running)")
-      }
-      return (first, second, third)
-    }
+    let policy = _ZipPolicy<Value, Element>(count: 3) { _, values in Value.triple(values, operator: "zip") }
     let run = Storage.run(base1, as: Value.first, base2, as: Value.second, base3, as: Value.third)
     return Iterator(_Iteration(Storage(count: 3, policy: policy, name: "zip", run: run)))
   }

@@ -44,17 +44,7 @@ where Base.Element: Sendable {
   @inlinable
   public func makeAsyncIterator() -> Iterator {
     let policy = _ZipPolicy<Base.Element, Element>(count: bases.count) { previous, values in
-      // Updating the previous array in place allocates nothing while the consumer does not keep it.
-      if previous != nil {
-        for index in values.indices { previous![index] = values[index]! }
-        return previous!
-      }
-      let output = values.map { value in
-        guard let value else { preconditionFailure("zip: a base without an element (state: running)") }
-        return value
-      }
-      previous = output
-      return output
+      _fanInArray(&previous, from: values, changed: nil)
     }
     return Iterator(_Iteration(Storage(count: bases.count, policy: policy, name: "zip", run: Storage.run(bases))))
   }

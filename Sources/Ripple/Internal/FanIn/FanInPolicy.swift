@@ -30,3 +30,45 @@ enum _FanInValue<First, Second, Third> {
 }
 
 extension _FanInValue: Sendable where First: Sendable, Second: Sendable, Third: Sendable {}
+
+extension _FanInValue {
+  /// The pair of a two-base operator's values, base 0's and base 1's.
+  @inlinable
+  static func pair(_ values: [Self?], operator name: StaticString) -> (First, Second) {
+    guard case .first(let first)? = values[0], case .second(let second)? = values[1] else {
+      preconditionFailure("\(name): an element of the wrong base (state: running)")
+    }
+    return (first, second)
+  }
+
+  /// The triple of a three-base operator's values.
+  @inlinable
+  static func triple(_ values: [Self?], operator name: StaticString) -> (First, Second, Third) {
+    guard case .first(let first)? = values[0], case .second(let second)? = values[1],
+      case .third(let third)? = values[2]
+    else {
+      preconditionFailure("\(name): an element of the wrong base (state: running)")
+    }
+    return (first, second, third)
+  }
+}
+
+/// The array output of a fan-in over a collection of bases, updated in place: while the consumer does not keep the
+/// previous array, the next one reuses its storage. `changed` is the one base whose value changed, `nil` for all.
+@inlinable
+func _fanInArray<Element>(_ previous: inout [Element]?, from values: [Element?], changed: Int?) -> [Element] {
+  guard previous != nil else {
+    let output = values.map { value in
+      guard let value else { preconditionFailure("fan-in: a base without a value (state: running)") }
+      return value
+    }
+    previous = output
+    return output
+  }
+  if let changed {
+    previous![changed] = values[changed]!
+  } else {
+    for index in values.indices { previous![index] = values[index]! }
+  }
+  return previous!
+}
