@@ -9,6 +9,21 @@ public func chain<Base1: AsyncSequence, Base2: AsyncSequence>(
   AsyncChain2Sequence(base1, base2)
 }
 
+/// Returns ``chain(_:_:)`` of bases whose error types differ: the sequence throws `any Error`.
+///
+/// Bases of one error type keep it (and non-throwing bases give a non-throwing sequence); this overload is chosen
+/// only when the types differ, and widens each base's error to `any Error` with
+/// ``_Concurrency/AsyncSequence/mapError(_:)``. Otherwise it behaves as ``AsyncChain2Sequence``.
+@_documentation(visibility: internal)
+@_disfavoredOverload
+@inlinable
+public func chain<Base1: AsyncSequence, Base2: AsyncSequence>(
+  _ base1: Base1, _ base2: Base2
+) -> AsyncChain2Sequence<AsyncMapErrorSequence<Base1, any Error>, AsyncMapErrorSequence<Base2, any Error>>
+where Base2.Element == Base1.Element {
+  chain(base1._failingWithAnyError, base2._failingWithAnyError)
+}
+
 /// An asynchronous sequence of the elements of two sequences, one after the other.
 ///
 /// Use it to put what is known before what comes later — cached results before live ones, a greeting before the
@@ -27,7 +42,8 @@ public func chain<Base1: AsyncSequence, Base2: AsyncSequence>(
 /// bases are iterated by the consuming task, on its isolation. Each iterator iterates the bases anew.
 ///
 /// - The sequence finishes when the second base finishes.
-/// - The bases share one `Failure` type, the sequence's: non-throwing bases give a non-throwing sequence. An error
+/// - Bases of one `Failure` type give the sequence that type, and non-throwing bases a non-throwing sequence; bases
+///   of different types give `any Error`, each base's error thrown as it is. An error
 ///   from either base is thrown, and then the sequence finishes: the second base is never iterated after an error
 ///   of the first.
 /// - Cancellation is the bases' own: the consuming task's cancellation reaches the base being iterated.

@@ -19,6 +19,24 @@ where
   AsyncChain3Sequence(base1, base2, base3)
 }
 
+/// Returns ``chain(_:_:_:)`` of bases whose error types differ: the sequence throws `any Error`.
+///
+/// Bases of one error type keep it (and non-throwing bases give a non-throwing sequence); this overload is chosen
+/// only when the types differ, and widens each base's error to `any Error` with
+/// ``_Concurrency/AsyncSequence/mapError(_:)``. Otherwise it behaves as ``AsyncChain3Sequence``.
+@_documentation(visibility: internal)
+@_disfavoredOverload
+@inlinable
+public func chain<Base1: AsyncSequence, Base2: AsyncSequence, Base3: AsyncSequence>(
+  _ base1: Base1, _ base2: Base2, _ base3: Base3
+) -> AsyncChain3Sequence<
+  AsyncMapErrorSequence<Base1, any Error>, AsyncMapErrorSequence<Base2, any Error>,
+  AsyncMapErrorSequence<Base3, any Error>
+>
+where Base2.Element == Base1.Element, Base3.Element == Base1.Element {
+  chain(base1._failingWithAnyError, base2._failingWithAnyError, base3._failingWithAnyError)
+}
+
 /// An asynchronous sequence of the elements of three sequences, one after the other.
 ///
 /// Create it with ``chain(_:_:_:)``; it behaves as ``AsyncChain2Sequence``.

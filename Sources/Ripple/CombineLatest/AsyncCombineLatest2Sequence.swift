@@ -9,6 +9,21 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
   AsyncCombineLatest2Sequence(base1, base2)
 }
 
+/// Returns ``combineLatest(_:_:)`` of bases whose error types differ: the sequence throws `any Error`.
+///
+/// Bases of one error type keep it (and non-throwing bases give a non-throwing sequence); this overload is chosen
+/// only when the types differ, and widens each base's error to `any Error` with
+/// ``_Concurrency/AsyncSequence/mapError(_:)``. Otherwise it behaves as ``AsyncCombineLatest2Sequence``.
+@_documentation(visibility: internal)
+@_disfavoredOverload
+@inlinable
+public func combineLatest<Base1: AsyncSequence & Sendable, Base2: AsyncSequence & Sendable>(
+  _ base1: Base1, _ base2: Base2
+) -> AsyncCombineLatest2Sequence<AsyncMapErrorSequence<Base1, any Error>, AsyncMapErrorSequence<Base2, any Error>>
+where Base1.Element: Sendable, Base2.Element: Sendable {
+  combineLatest(base1._failingWithAnyError, base2._failingWithAnyError)
+}
+
 /// An asynchronous sequence of pairs of the latest elements of two sequences, one pair each time either produces.
 ///
 /// Use it to derive a value from several changing inputs, such as the sum of two fields:
@@ -33,7 +48,8 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
 /// instead of collecting a backlog. Each iterator iterates the bases anew.
 ///
 /// - The sequence finishes when both bases have finished, or as soon as one finishes without ever producing.
-/// - The bases share one `Failure` type, the sequence's: non-throwing bases give a non-throwing sequence. An error
+/// - Bases of one `Failure` type give the sequence that type, and non-throwing bases a non-throwing sequence; bases
+///   of different types give `any Error`, each base's error thrown as it is. An error
 ///   from either base cancels the other and is thrown once, by the next `next()`; then the sequence finishes.
 /// - Cancelling the consuming task, or dropping the iterator, cancels both bases; `next()` returns `nil`.
 ///

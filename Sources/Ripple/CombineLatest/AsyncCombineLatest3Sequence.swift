@@ -25,6 +25,26 @@ where
   AsyncCombineLatest3Sequence(base1, base2, base3)
 }
 
+/// Returns ``combineLatest(_:_:_:)`` of bases whose error types differ: the sequence throws `any Error`.
+///
+/// Bases of one error type keep it (and non-throwing bases give a non-throwing sequence); this overload is chosen
+/// only when the types differ, and widens each base's error to `any Error` with
+/// ``_Concurrency/AsyncSequence/mapError(_:)``. Otherwise it behaves as ``AsyncCombineLatest3Sequence``.
+@_documentation(visibility: internal)
+@_disfavoredOverload
+@inlinable
+public func combineLatest<
+  Base1: AsyncSequence & Sendable, Base2: AsyncSequence & Sendable, Base3: AsyncSequence & Sendable
+>(
+  _ base1: Base1, _ base2: Base2, _ base3: Base3
+) -> AsyncCombineLatest3Sequence<
+  AsyncMapErrorSequence<Base1, any Error>, AsyncMapErrorSequence<Base2, any Error>,
+  AsyncMapErrorSequence<Base3, any Error>
+>
+where Base1.Element: Sendable, Base2.Element: Sendable, Base3.Element: Sendable {
+  combineLatest(base1._failingWithAnyError, base2._failingWithAnyError, base3._failingWithAnyError)
+}
+
 /// An asynchronous sequence of triples of the latest elements of three sequences.
 ///
 /// Create it with ``combineLatest(_:_:_:)``; it behaves as ``AsyncCombineLatest2Sequence``.

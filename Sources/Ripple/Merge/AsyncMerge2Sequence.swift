@@ -9,6 +9,21 @@ where Base1.Element: Sendable, Base2.Element == Base1.Element, Base2.Failure == 
   AsyncMerge2Sequence(base1, base2)
 }
 
+/// Returns ``merge(_:_:)`` of bases whose error types differ: the sequence throws `any Error`.
+///
+/// Bases of one error type keep it (and non-throwing bases give a non-throwing sequence); this overload is chosen
+/// only when the types differ, and widens each base's error to `any Error` with
+/// ``_Concurrency/AsyncSequence/mapError(_:)``. Otherwise it behaves as ``AsyncMerge2Sequence``.
+@_documentation(visibility: internal)
+@_disfavoredOverload
+@inlinable
+public func merge<Base1: AsyncSequence & Sendable, Base2: AsyncSequence & Sendable>(
+  _ base1: Base1, _ base2: Base2
+) -> AsyncMerge2Sequence<AsyncMapErrorSequence<Base1, any Error>, AsyncMapErrorSequence<Base2, any Error>>
+where Base1.Element: Sendable, Base2.Element == Base1.Element {
+  merge(base1._failingWithAnyError, base2._failingWithAnyError)
+}
+
 /// An asynchronous sequence of the elements of two sequences, interleaved as they arrive.
 ///
 /// Use it to handle events from two sources in one loop, such as key presses and timer ticks:
@@ -28,7 +43,8 @@ where Base1.Element: Sendable, Base2.Element == Base1.Element, Base2.Failure == 
 /// base cannot starve a slow one. Each iterator iterates the bases anew.
 ///
 /// - The sequence finishes when both bases have finished.
-/// - The bases share one `Failure` type, the sequence's: non-throwing bases give a non-throwing sequence. An error
+/// - Bases of one `Failure` type give the sequence that type, and non-throwing bases a non-throwing sequence; bases
+///   of different types give `any Error`, each base's error thrown as it is. An error
 ///   from either base cancels the other and is thrown once, by the next `next()`; then the sequence finishes.
 /// - Cancelling the consuming task, or dropping the iterator, cancels both bases; `next()` returns `nil`.
 ///

@@ -22,6 +22,24 @@ where
   AsyncMerge3Sequence(base1, base2, base3)
 }
 
+/// Returns ``merge(_:_:_:)`` of bases whose error types differ: the sequence throws `any Error`.
+///
+/// Bases of one error type keep it (and non-throwing bases give a non-throwing sequence); this overload is chosen
+/// only when the types differ, and widens each base's error to `any Error` with
+/// ``_Concurrency/AsyncSequence/mapError(_:)``. Otherwise it behaves as ``AsyncMerge3Sequence``.
+@_documentation(visibility: internal)
+@_disfavoredOverload
+@inlinable
+public func merge<Base1: AsyncSequence & Sendable, Base2: AsyncSequence & Sendable, Base3: AsyncSequence & Sendable>(
+  _ base1: Base1, _ base2: Base2, _ base3: Base3
+) -> AsyncMerge3Sequence<
+  AsyncMapErrorSequence<Base1, any Error>, AsyncMapErrorSequence<Base2, any Error>,
+  AsyncMapErrorSequence<Base3, any Error>
+>
+where Base1.Element: Sendable, Base2.Element == Base1.Element, Base3.Element == Base1.Element {
+  merge(base1._failingWithAnyError, base2._failingWithAnyError, base3._failingWithAnyError)
+}
+
 /// An asynchronous sequence of the elements of three sequences, interleaved as they arrive.
 ///
 /// Create it with ``merge(_:_:_:)``; it behaves as ``AsyncMerge2Sequence``.

@@ -10,6 +10,21 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
   AsyncZip2Sequence(base1, base2)
 }
 
+/// Returns ``zip(_:_:)`` of bases whose error types differ: the sequence throws `any Error`.
+///
+/// Bases of one error type keep it (and non-throwing bases give a non-throwing sequence); this overload is chosen
+/// only when the types differ, and widens each base's error to `any Error` with
+/// ``_Concurrency/AsyncSequence/mapError(_:)``. Otherwise it behaves as ``AsyncZip2Sequence``.
+@_documentation(visibility: internal)
+@_disfavoredOverload
+@inlinable
+public func zip<Base1: AsyncSequence & Sendable, Base2: AsyncSequence & Sendable>(
+  _ base1: Base1, _ base2: Base2
+) -> AsyncZip2Sequence<AsyncMapErrorSequence<Base1, any Error>, AsyncMapErrorSequence<Base2, any Error>>
+where Base1.Element: Sendable, Base2.Element: Sendable {
+  zip(base1._failingWithAnyError, base2._failingWithAnyError)
+}
+
 /// An asynchronous sequence of pairs of the elements of two sequences, taken in step.
 ///
 /// Use it to pair up two sequences element by element — requests with their responses, frames with their
@@ -30,7 +45,8 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
 ///
 /// - The sequence finishes as soon as either base finishes, as no further pair can be complete; the other base is
 ///   cancelled and an element it had ready is dropped.
-/// - The bases share one `Failure` type, the sequence's: non-throwing bases give a non-throwing sequence. An error
+/// - Bases of one `Failure` type give the sequence that type, and non-throwing bases a non-throwing sequence; bases
+///   of different types give `any Error`, each base's error thrown as it is. An error
 ///   from either base cancels the other and is thrown once, by the next `next()`; then the sequence finishes.
 /// - Cancelling the consuming task, or dropping the iterator, cancels both bases; `next()` returns `nil`.
 ///
