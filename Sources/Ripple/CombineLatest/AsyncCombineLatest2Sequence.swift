@@ -41,11 +41,12 @@ where Base1.Element: Sendable, Base2.Element: Sendable {
 /// // Prints 11, 12, 22.
 /// ```
 ///
-/// The first pair comes once both bases have produced an element, and takes each base's first element; after
-/// that, every element of either base makes a pair with the latest element of the other. The bases are iterated
-/// in a task of the operator's own, started on the first `next()`; each base is asked for its next element only
-/// once its previous one has been combined into a pair the consumer took, so a slow consumer slows the bases down
-/// instead of collecting a backlog. Each iterator iterates the bases anew.
+/// The first pair comes once both bases have produced an element, and takes each base's latest element: until
+/// then, a base that has produced is asked again at once, so its error or end is seen without waiting for the
+/// other. After that, every element of either base makes a pair with the latest element of the other. The bases
+/// are iterated in a task of the operator's own, started on the first `next()`; after the first pair each base is
+/// asked for its next element only once its previous one has been combined into a pair the consumer took, so a
+/// slow consumer slows the bases down instead of collecting a backlog. Each iterator iterates the bases anew.
 ///
 /// - The sequence finishes when both bases have finished, or as soon as one finishes without ever producing.
 /// - Bases of one `Failure` type give the sequence that type, and non-throwing bases a non-throwing sequence; bases

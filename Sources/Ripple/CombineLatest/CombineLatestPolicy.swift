@@ -7,9 +7,11 @@
 /// output:  ---- (1,10) (2,10) (2,20)
 /// ```
 ///
-/// The first output takes each base's first element (swift-async-algorithms instead keeps asking every base until
-/// its first output, so a burst before it is folded into that output). A base that finishes without ever
-/// producing ends the iteration at once; otherwise it ends when every base has finished.
+/// Until every base has produced, each base is asked again at once and its element replaces the one before, as in
+/// swift-async-algorithms and Combine: the first output holds each base's latest element, and a base's error or end
+/// is seen even while another base has not produced. Once every base has an element, each base has one element in
+/// flight. A base that finishes without ever producing ends the iteration at once; otherwise it ends when every base
+/// has finished.
 @usableFromInline
 struct _CombineLatestPolicy<Value: Sendable, Output: Sendable>: _FanInPolicy {
   /// Builds an output from the latest elements. It gets the previous output to update in place, and the one base
@@ -18,7 +20,8 @@ struct _CombineLatestPolicy<Value: Sendable, Output: Sendable>: _FanInPolicy {
   @usableFromInline typealias Combine =
     @Sendable (_ previous: inout Output?, _ latest: [Value?], _ changed: Int?) -> Output
 
-  /// The latest element of each base; all non-`nil` once `emitted`.
+  /// The latest element of each base that the policy took (before the first output, the ones it absorbed); all
+  /// non-`nil` once `emitted`.
   @usableFromInline var latest: [Value?]
   /// Whether the first output, which takes one element of every base, was made.
   @usableFromInline var emitted = false
@@ -38,16 +41,32 @@ struct _CombineLatestPolicy<Value: Sendable, Output: Sendable>: _FanInPolicy {
       latest[index] = value
       return (combine(&previous, latest, index), .none)
     }
-    // Only when this is the last base to produce its first element.
-    guard slots.pendingCount == slots.count - 1 else { return nil }
+    // Only when this element completes the set: ``absorbs(_:at:slots:)`` took it otherwise.
+    guard everyBaseHasAnElement(except: index, slots) else { return nil }
     latest[index] = value
     return first(&slots)
   }
 
   @inlinable
+  mutating func absorbs(_ value: Value, at index: Int, slots: borrowing _FanInSlots<Value>) -> Bool {
+    guard !emitted, !everyBaseHasAnElement(except: index, slots) else { return false }
+    latest[index] = value
+    return true
+  }
+
+  /// Whether every base but `index` has an element taken or held — scanned only before the first output.
+  @inlinable
+  func everyBaseHasAnElement(except index: Int?, _ slots: borrowing _FanInSlots<Value>) -> Bool {
+    for other in latest.indices where other != index && latest[other] == nil && !slots.isPending(other) {
+      return false
+    }
+    return true
+  }
+
+  @inlinable
   mutating func output(from slots: inout _FanInSlots<Value>) -> (Output, _FanInWake)? {
     guard emitted else {
-      return slots.pendingCount == slots.count ? first(&slots) : nil
+      return slots.pendingCount > 0 && everyBaseHasAnElement(except: nil, slots) ? first(&slots) : nil
     }
     guard slots.pendingCount > 0 else { return nil }
     let (index, value, wake) = slots.takeNext()
@@ -57,7 +76,7 @@ struct _CombineLatestPolicy<Value: Sendable, Output: Sendable>: _FanInPolicy {
 
   @inlinable
   func endsIteration(whenBaseFinishes index: Int, slots: borrowing _FanInSlots<Value>) -> Bool {
-    !emitted && !slots.isPending(index)
+    !emitted && latest[index] == nil && !slots.isPending(index)
   }
 
   @inlinable
@@ -65,7 +84,7 @@ struct _CombineLatestPolicy<Value: Sendable, Output: Sendable>: _FanInPolicy {
     previous = nil
   }
 
-  /// The first output: takes every base's held element.
+  /// The first output: every base's held element replaces the one it absorbed before.
   @inlinable
   mutating func first(_ slots: inout _FanInSlots<Value>) -> (Output, _FanInWake) {
     let wake = slots.takeAll { index, value in latest[index] = value }

@@ -11,6 +11,10 @@ protocol _FanInPolicy: Sendable {
   /// Base `index` produced `value` while the consumer waits: the output to hand over at once (taking from `slots`
   /// what it uses) and the producers to wake, or `nil` to hold `value` until the consumer can use it.
   mutating func output(for value: Value, at index: Int, slots: inout _FanInSlots<Value>) -> (Output, _FanInWake)?
+  /// Whether the policy keeps `value`, which base `index` produced, without making an output, so that its producer
+  /// asks the base again at once instead of suspending. Asked before ``output(for:at:slots:)``; combineLatest keeps
+  /// each base's latest element this way until every base has produced.
+  mutating func absorbs(_ value: Value, at index: Int, slots: borrowing _FanInSlots<Value>) -> Bool
   /// The output the held elements make for a consumer that asks, or `nil` when they make none yet.
   mutating func output(from slots: inout _FanInSlots<Value>) -> (Output, _FanInWake)?
   /// Whether base `index` finishing ends the iteration at once, cancelling the other bases; otherwise it ends
@@ -18,6 +22,12 @@ protocol _FanInPolicy: Sendable {
   func endsIteration(whenBaseFinishes index: Int, slots: borrowing _FanInSlots<Value>) -> Bool
   /// The iteration ended: drop what the policy keeps.
   mutating func reset()
+}
+
+extension _FanInPolicy {
+  /// By default every element is held until it is used: one element in flight per base.
+  @inlinable
+  mutating func absorbs(_ value: Value, at index: Int, slots: borrowing _FanInSlots<Value>) -> Bool { false }
 }
 
 /// An element of one of up to three bases of different element types, so that the tuple variants of a fan-in

@@ -79,6 +79,7 @@ struct _FanInStateMachine<Policy: _FanInPolicy, Failure: Error>: ~Copyable {
   mutating func elementProduced(_ value: Value, at index: Int) -> Action {
     switch state {
     case .running(let consumer?):
+      if policy.absorbs(value, at: index, slots: slots) { return .none }
       if let (output, wake) = policy.output(for: value, at: index, slots: &slots) {
         state = .running(nil)
         return .resumeConsumer(consumer, .success(output), wake)
@@ -86,6 +87,7 @@ struct _FanInStateMachine<Policy: _FanInPolicy, Failure: Error>: ~Copyable {
       slots.hold(value, at: index)
       return .suspendProducer
     case .running(nil):
+      if policy.absorbs(value, at: index, slots: slots) { return .none }
       slots.hold(value, at: index)
       return .suspendProducer
     case .failed, .finished:
