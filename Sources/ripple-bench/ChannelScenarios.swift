@@ -47,5 +47,36 @@ func channelScenarios() -> [Scenario] {
       precondition(sum == operatorElements * (operatorElements - 1) / 2)
       return seen
     },
+    Scenario(name: "buffer.bounded", baseline: "asyncstream.raw", operations: operatorElements) {
+      // The buffer's own task plays the stream's producer task: it pulls a counting base and hands over.
+      var sum = 0
+      var seen = 0
+      for await value in Counting(count: operatorElements).buffer(policy: .bounded(64)) {
+        sum &+= value
+        seen += 1
+      }
+      precondition(sum == operatorElements * (operatorElements - 1) / 2)
+      return seen
+    },
   ]
+}
+
+/// The numbers `0..<count`, produced at once: a base that costs nothing, so a row measures the operator over it.
+struct Counting: AsyncSequence, Sendable {
+  let count: Int
+
+  func makeAsyncIterator() -> Iterator { Iterator(count: count) }
+
+  struct Iterator: AsyncIteratorProtocol {
+    let count: Int
+    var index = 0
+
+    mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> Int? {
+      guard index < count else { return nil }
+      defer { index += 1 }
+      return index
+    }
+
+    mutating func next() async -> Int? { await next(isolation: nil) }
+  }
 }
