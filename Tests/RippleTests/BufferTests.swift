@@ -234,4 +234,22 @@ struct BufferTests {
     }
     #expect(total == 45)
   }
+  /// The diagrams of Buffer.md: a consumer that takes 2.5 ticks per element, behind each policy.
+  @Test(
+    "Buffer.md: a consumer slower than the base",
+    arguments: [
+      (AsyncBufferSequencePolicy.bounded(1), "--a--b-c--[d|]"),
+      (.unbounded, "--a--b-c--[d|]"),
+      (.bufferingLatest(1), "--a--c-d|"),
+      (.bufferingOldest(1), "--a--b-d|"),
+    ])
+  func guideDiagrams(policy: AsyncBufferSequencePolicy, expected: String) async {
+    let output = await marbles("abcd----|") { inputs, clock in
+      inputs[0].buffer(policy: policy).map { value in
+        try? await clock.sleep(for: .milliseconds(2500))
+        return value
+      }
+    }
+    #expect(output == expected)
+  }
 }
