@@ -373,4 +373,46 @@ struct ChannelTests {
       }
     }
   }
+  @Test("AsyncChannel's doc comment: prints a, b, c")
+  func channelDocComment() async {
+    let events = Events<String>()
+    @Sendable func print(_ value: Any) { events.record("\(value)") }
+
+    // Sources/Ripple/Channel/AsyncChannel.swift, verbatim
+    let channel = AsyncChannel<String>()
+    Task {
+      for line in ["a", "b", "c"] { await channel.send(line) }  // each waits for the loop below
+      channel.finish()
+    }
+    for await line in channel { print(line) }
+    // Prints a, b, c.
+
+    #expect(events.all == ["a", "b", "c"])
+  }
+
+  @Test("AsyncThrowingChannel's doc comment: prints 200, then timeout")
+  func throwingChannelDocComment() async {
+    let events = Events<String>()
+    @Sendable func print(_ value: Any) { events.record("\(value)") }
+
+    // Sources/Ripple/Channel/AsyncThrowingChannel.swift, verbatim
+    let responses = AsyncThrowingChannel<Int, any Error>()
+    Task {
+      await responses.send(200)
+      responses.fail(HTTPError.timeout)
+    }
+    do {
+      for try await status in responses { print(status) }
+    } catch {
+      print(error)
+    }
+    // Prints 200, then timeout.
+
+    #expect(events.all == ["200", "timeout"])
+  }
+}
+
+/// The error of the throwing channel's doc example.
+private enum HTTPError: Error {
+  case timeout
 }
