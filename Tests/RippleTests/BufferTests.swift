@@ -234,6 +234,16 @@ struct BufferTests {
     }
     #expect(total == 45)
   }
+  @Test(
+    "under real concurrency every element arrives once, in order",
+    arguments: [AsyncBufferSequencePolicy.bounded(1), .bounded(16), .unbounded])
+  func inOrderUnderConcurrency(policy: AsyncBufferSequencePolicy) async throws {
+    var received: [Int] = []
+    received.reserveCapacity(20_000)
+    for try await value in PulledNumbers(count: 20_000).buffer(policy: policy) { received.append(value) }
+    #expect(received == Array(0..<20_000))
+  }
+
   /// The diagrams of Buffer.md: a consumer that takes 2.5 ticks per element, behind each policy.
   @Test(
     "Buffer.md: a consumer slower than the base",
