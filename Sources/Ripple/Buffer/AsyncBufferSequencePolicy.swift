@@ -43,6 +43,8 @@ public struct AsyncBufferSequencePolicy: Sendable, Hashable {
   @inlinable public static var unbounded: Self { Self(.unbounded) }
 
   /// Keeps the newest `limit` elements: when full, the oldest buffered element is dropped to make room.
+  ///
+  /// A limit of 0 means no buffer, as with `bounded(0)`: nothing is dropped.
   @inlinable
   public static func bufferingLatest(_ limit: Int) -> Self {
     precondition(limit >= 0, "AsyncBufferSequencePolicy.bufferingLatest(\(limit)): the limit must be 0 or more")
@@ -50,6 +52,8 @@ public struct AsyncBufferSequencePolicy: Sendable, Hashable {
   }
 
   /// Keeps the oldest `limit` elements: when full, each new element is dropped until the consumer makes room.
+  ///
+  /// A limit of 0 means no buffer, as with `bounded(0)`: nothing is dropped.
   @inlinable
   public static func bufferingOldest(_ limit: Int) -> Self {
     precondition(limit >= 0, "AsyncBufferSequencePolicy.bufferingOldest(\(limit)): the limit must be 0 or more")
