@@ -60,4 +60,17 @@ struct DequeTests {
     _ = deque.popFirst()
     #expect(watched == nil)
   }
+
+  @Test("removeFirst(where:) removes the first match only and keeps the others in order")
+  func removeFirstWhere() {
+    var deque = _Deque<Int>(minimumCapacity: 3)
+    for value in [5, 1, 7, 1, 9] { deque.append(value) }
+    _ = deque.popFirst()  // the head is not at index 0 of the ring
+    deque.append(3)
+    #expect(deque.removeFirst(where: { $0 == 1 }) == 1)
+    #expect(deque.removeFirst(where: { $0 == 42 }) == nil)
+    var rest: [Int] = []
+    while let value = deque.popFirst() { rest.append(value) }
+    #expect(rest == [7, 1, 9, 3])
+  }
 }

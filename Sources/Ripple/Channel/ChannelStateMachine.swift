@@ -183,20 +183,3 @@ struct _ChannelStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
     return .resumeAll(producers: producers, consumers: consumers, result: result)
   }
 }
-
-extension _Deque {
-  /// Removes and returns the first element that matches, keeping the others in order; O(count). The channels use
-  /// it only when a waiting party is cancelled.
-  mutating func removeFirst(where matches: (Element) -> Bool) -> Element? {
-    var found: Element?
-    for _ in 0..<count {
-      let element = popFirst()!
-      if found == nil, matches(element) {
-        found = element
-      } else {
-        append(element)
-      }
-    }
-    return found
-  }
-}

@@ -60,4 +60,21 @@ package struct _Deque<Element> {
   }
 }
 
+extension _Deque {
+  /// Removes and returns the first element that matches, keeping the others in order; O(count). The channels use
+  /// it only when a waiting party is cancelled, off the steady path.
+  package mutating func removeFirst(where matches: (Element) -> Bool) -> Element? {
+    var found: Element?
+    for _ in 0..<count {
+      let element = popFirst()!
+      if found == nil, matches(element) {
+        found = element
+      } else {
+        append(element)
+      }
+    }
+    return found
+  }
+}
+
 extension _Deque: Sendable where Element: Sendable {}
