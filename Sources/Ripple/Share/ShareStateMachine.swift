@@ -149,6 +149,14 @@ struct _ShareStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
     return SideID(index: sides.count - 1, token: nextToken)
   }
 
+  /// An iterator calls `next()` and takes a buffered element without preparing to wait; `nil` when its buffer is
+  /// empty, and it must wait through `nextRequested(_:_:)`. Taking an element may let a suspended upstream pull.
+  @inlinable
+  mutating func bufferedElementRequested(_ id: SideID) -> (element: Element, producer: Producer?)? {
+    guard sides[id.index]?.token == id.token, let element = sides[id.index]!.buffer.popFirst() else { return nil }
+    return (element, resumeIfRoom())
+  }
+
   /// An iterator calls `next()`; `.none` means it waits.
   @inlinable
   mutating func nextRequested(_ id: SideID, _ consumer: Consumer) -> Action {

@@ -89,7 +89,13 @@ final class _ShareSide<Base: AsyncSequence & Sendable>: _IterationStorage where 
 
   @inlinable
   func next(isolation: isolated (any Actor)?) async throws(Base.Failure) -> Base.Element? {
-    try await waitForNext(isolation: isolation) { consumer in
+    // The steady path of a consumer slower than the base: its element is buffered, so it need not prepare to
+    // wait. A cancelled consumer goes the long way, which ends its iteration.
+    if !Task.isCancelled, let (element, producer) = storage.machine.withLock({ $0.bufferedElementRequested(id) }) {
+      producer?.resume(returning: true)
+      return element
+    }
+    return try await waitForNext(isolation: isolation) { consumer in
       storage.perform(storage.machine.withLock { $0.nextRequested(id, consumer) })
     }
   }
