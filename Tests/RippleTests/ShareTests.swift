@@ -1,3 +1,4 @@
+import Observation
 import RippleTesting
 import Synchronization
 import Testing
@@ -434,5 +435,86 @@ struct ShareTests {
     var seen: [Int] = []  // main-actor state, mutated in the loop without a hop
     for await element in shared { seen.append(element) }
     #expect(seen == [1, 2, 3])
+  }
+}
+
+/// The guide's shared service (Share.md), verbatim but for the counting calculator the test injects.
+struct Pair: Sendable { var a: Int, b: Int }
+
+@MainActor @Observable final class SumService {
+  var a = 0
+  var b = 0
+  /// Every screen iterates this: one calculation per input, however many screens show it.
+  @ObservationIgnored private(set) lazy var sums = Observed { @MainActor [unowned self] in Pair(a: a, b: b) }
+    .mapLatest { [calculator] pair in await calculator(pair.a, pair.b) }
+    .share()
+  @ObservationIgnored private let calculator: @Sendable (Int, Int) async -> Int
+
+  init(calculator: @escaping @Sendable (Int, Int) async -> Int) { self.calculator = calculator }
+}
+
+/// An iterator that is made only once `delay` has passed on `clock`: a consumer that joins late.
+struct JoiningLate: AsyncSequence {
+  let shared: AsyncShareSequence<MarbleInput>
+  let clock: TestClock
+  let delay: Duration
+
+  func makeAsyncIterator() -> Iterator { Iterator(sequence: self) }
+
+  struct Iterator: AsyncIteratorProtocol {
+    let sequence: JoiningLate
+    var iterator: AsyncShareSequence<MarbleInput>.Iterator?
+
+    mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(MarbleError) -> String? {
+      if iterator == nil {
+        try? await sequence.clock.sleep(for: sequence.delay)
+        iterator = sequence.shared.makeAsyncIterator()
+      }
+      return try await iterator!.next(isolation: actor)
+    }
+
+    mutating func next() async throws(MarbleError) -> String? { try await next(isolation: nil) }
+  }
+}
+
+@Suite("share in the guide", .timeLimit(.minutes(1)))
+struct ShareGuideTests {
+  @Test("Share.md: the first consumer sees every element, one joining at tick 3 sees those after it")
+  func lateJoinerDiagram() async {
+    let first = await marbles("a-b-c-d-|") { inputs, _ in inputs[0].share() }
+    #expect(first == "a-b-c-d-|")
+    let second = await marbles("a-b-c-d-|") { inputs, clock in
+      let shared = inputs[0].share()
+      Task {
+        for try await _ in shared {}  // the first consumer, from tick 0
+      }
+      return JoiningLate(shared: shared, clock: clock, delay: .seconds(3))
+    }
+    #expect(second == "----c-d-|")
+  }
+
+  @Test("Share.md: two screens of one service; one calculation per input")
+  @MainActor func oneCalculationSeveralScreens() async {
+    let calculations = _Mutex(0)
+    let clock = TestClock()
+    await clock.lockstep {
+      let service = SumService { a, b in
+        calculations.withLock { $0 += 1 }
+        return a + b
+      }
+      let form = Recorder<String>()
+      let summary = Recorder<String>()
+      let screens = [
+        Task { for await sum in service.sums { form.record("form \(sum)") } },
+        Task { for await sum in service.sums { summary.record("summary \(sum)") } },
+      ]
+      #expect(await form.values(count: 1) == ["form 0"])
+      #expect(await summary.values(count: 1) == ["summary 0"])
+      service.b = 42
+      #expect(await form.values(count: 1) == ["form 42"])
+      #expect(await summary.values(count: 1) == ["summary 42"])
+      #expect(calculations.withLock { $0 } == 2)
+      for screen in screens { screen.cancel() }
+    }
   }
 }
