@@ -204,6 +204,7 @@ struct _ShareStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
       var producer: Producer?
       if case .suspended(let suspended) = state { producer = suspended }
       state = .ended(nil)
+      defer { upstream = nil }
       return .stopUpstream(consumer, upstream, producer)
     }
   }
