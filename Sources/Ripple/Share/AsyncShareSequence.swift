@@ -31,7 +31,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ///   `.bounded(1)`, and any `.bounded(n)`, the base is not asked for an element while some iterator already holds
   ///   `n`: the slowest consumer paces all, and nothing is dropped (`.bounded(0)`: only when every iterator waits in
   ///   `next()`). `.unbounded`, `.bufferingLatest(n)` and `.bufferingOldest(n)` never hold the base back; a slow
-  ///   consumer's buffer grows, or drops its oldest or its newest elements.
+  ///   consumer's buffer grows, or drops its oldest or its newest elements. A limit of 0 means no buffer under every
+  ///   policy, as `.bounded(0)`.
   @inlinable
   public func share(bufferingPolicy: AsyncBufferSequencePolicy = .bounded(1)) -> AsyncShareSequence<Self> {
     AsyncShareSequence(self, bufferingPolicy: bufferingPolicy)

@@ -68,6 +68,8 @@ struct _ShareStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
       switch policy.storage {
       case .bounded(let limit): self = .bounded(limit)
       case .unbounded: self = .unbounded
+      // A limit of 0 means no buffer under every policy (see `AsyncBufferSequencePolicy`): nothing is dropped.
+      case .bufferingLatest(0), .bufferingOldest(0): self = .bounded(0)
       case .bufferingLatest(let limit): self = .latest(limit)
       case .bufferingOldest(let limit): self = .oldest(limit)
       }
@@ -240,7 +242,6 @@ struct _ShareStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
       case .bounded, .unbounded:
         sides[index]!.buffer.append(element)
       case .latest(let limit):
-        guard limit > 0 else { continue }
         if sides[index]!.buffer.count == limit { _ = sides[index]!.buffer.popFirst() }
         sides[index]!.buffer.append(element)
       case .oldest(let limit):
