@@ -48,6 +48,7 @@ let all: [Scenario] =
   + timeScenarios()
   + latestScenarios()
   + channelScenarios()
+  + shareScenarios()
 var selected = all.filter { scenario in filters.isEmpty || filters.contains { scenario.name.contains($0) } }
 let needed = withBaselines ? Set(selected.map(\.baseline)) : []
 selected = all.filter { selected.map(\.name).contains($0.name) || needed.contains($0.name) }

@@ -1,6 +1,6 @@
 /// How a buffering operator stores the elements its base produced before the consumer asked for them.
 ///
-/// `buffer(policy:)` and `share(bufferingPolicy:)` take one. Choose by what must happen when the consumer falls
+/// ``_Concurrency/AsyncSequence/buffer(policy:)`` and ``_Concurrency/AsyncSequence/share(bufferingPolicy:)`` take one. Choose by what must happen when the consumer falls
 /// behind:
 ///
 /// ```swift

@@ -16,7 +16,7 @@
 ///
 /// Several tasks may iterate one channel: each element goes to exactly one of them, to the consumer that has
 /// waited longest. Several tasks may send: the senders that wait are served in the order they began waiting. It
-/// is not a broadcast; to give every consumer every element, iterate once and `share` the sequence.
+/// is not a broadcast; to give every consumer every element, iterate once and ``_Concurrency/AsyncSequence/share(bufferingPolicy:)`` the sequence.
 ///
 /// ## Finishing, cancellation
 /// ``finish()`` ends the channel: every waiting `send` returns (its element is dropped), every waiting and later

@@ -1,0 +1,50 @@
+import Ripple
+
+/// `share()` with one and with four consumers of one `AsyncStream`, against a bare `AsyncStream`.
+///
+/// The loops are spelled out, as in `OperatorScenarios.swift`: a generic drain helper is not specialised.
+func shareScenarios() -> [Scenario] {
+  [
+    Scenario(name: "share.1", baseline: "asyncstream.raw", operations: operatorElements) {
+      let stream = producedStream(count: operatorElements) { $0 }
+      var sum = 0
+      var seen = 0
+      for await value in stream.share() {
+        sum &+= value
+        seen += 1
+      }
+      precondition(sum == operatorElements * (operatorElements - 1) / 2)
+      return seen
+    },
+    Scenario(name: "share.4", baseline: "asyncstream.raw", operations: operatorElements) {
+      let shared = producedStream(count: operatorElements) { $0 }.share()
+      // Each consumer gets every element only if its iterator exists before the first `next()` of any.
+      let first = shared.makeAsyncIterator()
+      let second = shared.makeAsyncIterator()
+      let third = shared.makeAsyncIterator()
+      let fourth = shared.makeAsyncIterator()
+      let consumers = [consume(first), consume(second), consume(third), consume(fourth)]
+      var seen = 0
+      for consumer in consumers {
+        seen += await consumer.value
+      }
+      precondition(seen == 4 * operatorElements)
+      return seen
+    },
+  ]
+}
+
+/// Iterates one consumer's share iterator to the end in a task of its own; returns how many elements it saw.
+private func consume(_ iterator: sending AsyncShareSequence<AsyncStream<Int>>.Iterator) -> Task<Int, Never> {
+  Task {
+    var iterator = iterator
+    var sum = 0
+    var seen = 0
+    while let value = await iterator.next() {
+      sum &+= value
+      seen += 1
+    }
+    precondition(sum == operatorElements * (operatorElements - 1) / 2)
+    return seen
+  }
+}
