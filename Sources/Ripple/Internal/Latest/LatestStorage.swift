@@ -61,7 +61,8 @@ where Base.Element == Work.Input {
       var iterator = base.makeAsyncIterator()
       do throws(Base.Failure) {
         while let element = try await iterator.next(isolation: nil) {
-          guard case .startInner(let generation, let superseded, let stopping) = machine.withLock({ $0.elementProduced() })
+          guard
+            case .startInner(let generation, let superseded, let stopping) = machine.withLock({ $0.elementProduced() })
           else { return }
           superseded?.cancel()
           stopping?.resume(returning: false)
