@@ -209,6 +209,16 @@ struct FlatMapLatestTests {
     inner.fail()
     var innerIterator = innerFails.makeAsyncIterator()
     await #expect(throws: Boom.boom) { try await innerIterator.next() }
+    // Without annotations, each picks its overload.
+    #expect(failureType(of: finiteStream([1]).flatMapLatest { finiteStream([$0]) }) == "Never")
+    #expect(failureType(of: ControlledSequence<Int>().flatMapLatest { finiteStream([$0]) }) == "Boom")
+    #expect(failureType(of: finiteStream([1]).flatMapLatest { _ in ControlledSequence<Int>() }) == "Boom")
+    #expect(failureType(of: ControlledSequence<Int>().flatMapLatest { _ in ControlledSequence<Int>() }) == "Boom")
+    #expect(
+      failureType(of: ControlledSequence<Int>().flatMapLatest { finiteThrowingStream([$0]) }) == "\((any Error).self)")
+    let mixed: AsyncFlatMapLatestSequence<ControlledSequence<Int>, AsyncThrowingStream<Int, any Error>, any Error> =
+      ControlledSequence<Int>().flatMapLatest { finiteThrowingStream([$0]) }
+    _ = mixed
   }
 
   @Test("a transform written on the main actor runs there and reads main-actor state")
@@ -230,6 +240,9 @@ struct FlatMapLatestTests {
 {
   Observed { scale.input }.flatMapLatest { input in finiteStream([input * scale.factor, 2 * input * scale.factor]) }
 }
+
+/// The failure type of `sequence`, to check which overload a call picked.
+func failureType<S: AsyncSequence>(of sequence: S) -> String { "\(S.Failure.self)" }
 
 /// A finished throwing stream of `elements`.
 func finiteThrowingStream<Element: Sendable>(_ elements: [Element]) -> AsyncThrowingStream<Element, any Error> {

@@ -39,6 +39,20 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   }
 }
 
+extension AsyncSequence where Self: Sendable, Element: Sendable {
+  /// Transforms each element into an inner sequence of another error type and delivers the elements of the newest
+  /// one; the sequence fails with `any Error`, as the other operators over bases of different error types do.
+  ///
+  /// Otherwise the same as ``AsyncFlatMapLatestSequence``'s other entry points; see there for an example.
+  @inlinable
+  @_disfavoredOverload
+  public func flatMapLatest<Inner: AsyncSequence & Sendable>(
+    @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (Element) -> Inner
+  ) -> AsyncFlatMapLatestSequence<Self, Inner, any Error> where Inner.Element: Sendable {
+    AsyncFlatMapLatestSequence(self, transform: transform, convertBaseFailure: { $0 }, convertInnerFailure: { $0 })
+  }
+}
+
 /// An asynchronous sequence of the elements of the inner sequence of the latest element of a base sequence.
 ///
 /// Created by `flatMapLatest(_:)`. Use it when each input starts a stream of results and only the newest input's
