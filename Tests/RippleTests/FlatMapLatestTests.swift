@@ -134,24 +134,43 @@ struct FlatMapLatestTests {
     #expect(second == nil)
   }
 
-  @Test("each inner sequence has one element ahead of the consumer; a held one is delivered after the switch")
-  func oneElementInFlight() async throws {
+  @Test(
+    "an inner is at most two elements ahead of the consumer: one held for it, one in hand; after a switch the held one is delivered"
+  )
+  func twoElementsAhead() async throws {
     let base = ControlledSequence<Int>()
     let bStarts = Gate()
     let counters = [CountingSequence(label: "a"), CountingSequence(label: "b", startingAt: bStarts)]
     var iterator = base.flatMapLatest { counters[$0] }.makeAsyncIterator()
     base.send(0)
     #expect(try await iterator.next() == "a0")
-    // a1 is produced and held for the consumer, which is not waiting: the counter must not be asked for a2.
-    #expect(await counters[0].produced.values(count: 2) == [0, 1])
+    // The consumer is not waiting: a1 is held for it, a2 waits in the inner's iteration, and a3 is not asked for.
+    #expect(await counters[0].produced.values(count: 3) == [0, 1, 2])
     base.send(1)
     #expect(await counters[0].ending() == true)
-    #expect(counters[0].count == 2, "the counter produced more than one element ahead of the consumer")
-    // The held element was produced before the switch, and nothing newer replaced it.
+    #expect(counters[0].count == 3, "the inner was asked for more than two elements ahead of the consumer")
+    // The held element was produced before the switch, and nothing newer replaced it; the one in hand is dropped.
     #expect(try await iterator.next() == "a1")
     bStarts.open()
     #expect(try await iterator.next() == "b0")
     #expect(try await iterator.next() == "b1")
+  }
+
+  @Test("an inner's error comes after its element already held")
+  func innerErrorAfterHeldElement() async throws {
+    let base = ControlledSequence<Int>()
+    let inners = Inners(1)
+    var iterator = base.flatMapLatest { inners[$0] }.makeAsyncIterator()
+    base.send(0)
+    inners[0].send("a")
+    inners[0].send("b")
+    inners[0].fail()
+    #expect(try await iterator.next() == "a")
+    // The failure cancels the base, so the base's iteration ending means the failure has been recorded.
+    #expect(await base.ending() == true)
+    #expect(try await iterator.next() == "b")
+    await #expect(throws: Boom.boom) { try await iterator.next() }
+    #expect(try await iterator.next() == nil)
   }
 
   @Test("cancelling the consumer cancels the base and the inner sequence, and next() returns nil")

@@ -69,15 +69,16 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 ///
 /// The base is iterated in a task of the operator's own, started by the first `next()`, as fast as it produces:
 /// each element cancels the inner sequence in flight and starts iterating its own in a new task. An inner element
-/// is never delivered after an element of a newer inner sequence. Each inner sequence has at most one element
-/// ahead of the consumer: its iteration waits until that element is taken, or replaced by a newer inner's, so a slow
-/// consumer gets no backlog. `mapLatest(_:)` is the case of one result per element.
+/// is never delivered after an element of a newer inner sequence. An inner sequence is at most two elements ahead
+/// of the consumer — one held for it, the next in the inner's hand until that one is taken — so a slow consumer gets
+/// no backlog. `mapLatest(_:)` is the case of one result per element.
 /// See <doc:FlatMapLatest> for the timing diagrams and the design.
 ///
 /// - It finishes when the base has finished and the last inner sequence has finished, after its elements.
-/// - An error from the base cancels the inner sequence in flight and is thrown after an element already produced;
-///   an error from the newest inner sequence cancels the base and is thrown next. Then `next()` returns `nil`. The
-///   `CancellationError` of a superseded inner sequence is discarded.
+/// - An error from the base cancels the inner sequence in flight, an error from the newest inner sequence cancels
+///   the base; either is thrown after an element already held for the consumer (an older inner's element is
+///   dropped by an inner's error). Then `next()` returns `nil`. The `CancellationError` of a superseded inner
+///   sequence is discarded.
 /// - Cancelling the consuming task, or dropping the iterator, cancels the base and the inner sequence; `next()`
 ///   returns `nil`.
 public struct AsyncFlatMapLatestSequence<

@@ -1,5 +1,5 @@
 /// `flatMapLatest`'s work for one element: make its inner sequence on the transform's isolation, then hand over
-/// the inner's elements one at a time, each once the one before was taken.
+/// the inner's elements, each once the one before is no longer held for the consumer.
 @usableFromInline
 struct _FlatMapLatestWork<Input: Sendable, Inner: AsyncSequence & Sendable, Failure: Error>: _LatestWork
 where Inner.Element: Sendable {

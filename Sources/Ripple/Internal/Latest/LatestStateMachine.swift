@@ -9,8 +9,9 @@
 /// Invariants:
 /// - Elements are numbered (generations); only the newest one's inner may hand over an output or its error, so an
 ///   output never follows one of a newer element.
-/// - At most one output waits for the consumer (`pending`). While it is the newest inner's, that inner's producer is
-///   suspended on it: one output in flight, never a backlog. An output of a newer inner replaces it.
+/// - At most one output waits for the consumer (`pending`). While it is the newest inner's, that inner goes on to
+///   its next output and then suspends with it until `pending` is taken (`producer`): never a backlog, and an inner
+///   that ends after its output ends without waiting for the consumer. An output of a newer inner replaces it.
 /// - A waiting consumer means nothing is pending and no failure is recorded.
 @usableFromInline
 struct _LatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
@@ -27,7 +28,7 @@ struct _LatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
     @usableFromInline var inFlight: (generation: UInt64, task: Task<Void, Never>?)?
     /// An output the consumer has not taken yet, and the generation that produced it.
     @usableFromInline var pending: (generation: UInt64, output: Output)?
-    /// The newest inner's producer, suspended until `pending` is taken.
+    /// The newest inner's producer, suspended with its next output until `pending` is taken.
     @usableFromInline var producer: Producer?
     /// The newest inner's `pending` was taken before its producer suspended: the producer goes on at once.
     @usableFromInline var released = false
@@ -41,7 +42,7 @@ struct _LatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
       self.consumer = consumer
     }
 
-    /// `pending` of `generation` was taken: its producer, when suspended on it, goes on.
+    /// `pending` of `generation` was taken: its producer, when suspended behind it, offers its output again.
     @inlinable
     mutating func release(_ generation: UInt64) -> Producer? {
       // An older generation's producer was stopped when it was superseded; an inner that produced its last output
@@ -95,8 +96,8 @@ struct _LatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
     /// Start the inner of the element just produced as `generation`; cancel the inner it supersedes and stop that
     /// inner's suspended producer.
     case startInner(generation: UInt64, superseding: Task<Void, Never>?, stopping: Producer?)
-    /// The output is held for the consumer: its producer suspends until it is taken
-    /// (``producerSuspending(generation:_:)``).
+    /// The inner's previous output is still held: its producer suspends with this one until that is taken
+    /// (``producerSuspending(generation:_:)``), then offers it again.
     case suspendProducer
     /// Resume a producer that was about to suspend: `true` to go on, `false` to stop.
     case resumeProducer(Producer, Bool)
@@ -225,10 +226,15 @@ struct _LatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
       state = .running(running)
       return .resumeConsumer(consumer, .success(output), waking: nil)
     }
-    // Whatever is pending is an older generation's (this inner's own would hold its producer suspended).
+    if running.pending?.generation == generation {
+      // This inner's previous output is still held: this one waits in the producer until that one is taken.
+      return .suspendProducer
+    }
+    // Whatever is pending is an older generation's: this newer output replaces it.
     running.pending = (generation, output)
+    running.released = false
     state = .running(running)
-    return isLast ? .none : .suspendProducer
+    return .none
   }
 
   /// The producer of `generation`, told to suspend, is about to: `.none` means it waits to be resumed.
@@ -265,8 +271,9 @@ struct _LatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
   @inlinable
   mutating func innerFailed(_ failure: Failure, generation: UInt64) -> Action {
     guard case .running(var running) = state, running.inFlight?.generation == generation else { return .none }
-    // The newest element's outcome is this error: an older element's output must not come before it.
-    running.pending = nil
+    // The newest element's outcome is this error: an older element's output must not come before it. Its own
+    // output, produced before it, still does.
+    if running.pending?.generation != generation { running.pending = nil }
     return failed(running, failure)
   }
 

@@ -20,8 +20,8 @@ protocol _LatestReports<Output, Failure>: Sendable {
   associatedtype Failure: Error
 
   /// Hands over an output of `generation`'s inner, and returns once the inner may produce the next: at once when
-  /// the consumer was waiting, else when it takes this one. `false` when the inner must stop: a newer element
-  /// superseded it, or iteration ended.
+  /// the consumer was waiting or nothing of this inner is held for it, else once the held output is taken. `false`
+  /// when the inner must stop: a newer element superseded it, or iteration ended.
   func produce(_ output: Output, generation: UInt64) async -> Bool
   /// Hands over the one output of `generation`'s inner, which then has finished.
   func produceLast(_ output: Output, generation: UInt64)
@@ -103,16 +103,20 @@ where Base.Element == Work.Input {
 
   @inlinable
   func produce(_ output: Work.Output, generation: UInt64) async -> Bool {
-    switch machine.withLock({ $0.innerProduced(output, generation: generation, isLast: false) }) {
-    case .suspendProducer:
-      return await withUnsafeContinuation(isolation: nil) { (producer: Machine.Producer) in
-        perform(machine.withLock { $0.producerSuspending(generation: generation, producer) })
+    while true {
+      switch machine.withLock({ $0.innerProduced(output, generation: generation, isLast: false) }) {
+      case .suspendProducer:
+        let goOn = await withUnsafeContinuation(isolation: nil) { (producer: Machine.Producer) in
+          perform(machine.withLock { $0.producerSuspending(generation: generation, producer) })
+        }
+        guard goOn else { return false }
+      // The held output was taken: offer this one again.
+      case .stopProducing:
+        return false
+      case let action:
+        perform(action)
+        return true
       }
-    case .stopProducing:
-      return false
-    case let action:
-      perform(action)
-      return true
     }
   }
 
