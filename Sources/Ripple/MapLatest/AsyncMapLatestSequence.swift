@@ -3,8 +3,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// element arrives, so only the latest element's result is ever delivered.
   ///
   /// Use it for derived work that is slow and depends only on the latest input: a search request per query, a
-  /// calculation per edit. It is switch-to-latest (`flatMapLatest`, Combine's `map` + `switchToLatest`) for one
-  /// value per element.
+  /// calculation per edit. It is switch-to-latest (``AsyncFlatMapLatestSequence``, Combine's `map` +
+  /// `switchToLatest`) for one value per element.
   ///
   /// ```swift
   /// for await sum in inputs.mapLatest({ input in await calculator.result(for: input) }) {
