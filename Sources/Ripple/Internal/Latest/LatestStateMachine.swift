@@ -89,6 +89,8 @@ struct _LatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
   /// The side effect of an event, run by the storage once the lock is released.
   @usableFromInline enum Action {
     case none
+    /// Return the result from `next()` without suspending, and let the producer whose output it took go on.
+    case returnResult(Result<Output?, Failure>, waking: Producer?)
     /// The consumer's first `next()` waits: start the task that iterates the base.
     case startBase
     /// Hand the result to the consumer, and let the producer whose output it took go on.
@@ -111,31 +113,46 @@ struct _LatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
 
   // MARK: Consumer events
 
-  /// The consumer calls `next()`; `.none` means it waits.
+  /// The consumer asks without waiting: `.returnResult` when an output or the end is ready, else `.none` (it must
+  /// wait, or start the base).
+  @inlinable
+  mutating func nextReady() -> Action {
+    guard case .running(var running) = state else {
+      guard case .finished = state else { return .none }
+      return .returnResult(.success(nil), waking: nil)
+    }
+    precondition(running.consumer == nil, "latest: next() called concurrently (state: waiting)")
+    if let pending = running.pending.take() {
+      let producer = running.release(pending.generation)
+      state = .running(running)
+      return .returnResult(.success(pending.output), waking: producer)
+    }
+    if let failure = running.failure {
+      state = .finished
+      return .end(nil, .failure(failure), Tasks(of: running))
+    }
+    if running.baseFinished && running.inFlight == nil {
+      state = .finished
+      return .returnResult(.success(nil), waking: nil)
+    }
+    return .none
+  }
+
+  /// The consumer waits in `next()`; `.none` means `consumer` was stored, else it is resumed at once.
   @inlinable
   mutating func nextRequested(_ consumer: Consumer) -> Action {
-    switch state {
-    case .initial:
+    if case .initial = state {
       // The base starts once the consumer waits, so that its first output goes straight to it.
       state = .running(Running(consumer: consumer))
       return .startBase
-    case .finished:
-      return .resumeConsumer(consumer, .success(nil), waking: nil)
-    case .running(var running):
-      precondition(running.consumer == nil, "latest: next() called concurrently (state: waiting)")
-      if let pending = running.pending.take() {
-        let producer = running.release(pending.generation)
-        state = .running(running)
-        return .resumeConsumer(consumer, .success(pending.output), waking: producer)
-      }
-      if let failure = running.failure {
-        state = .finished
-        return .end(consumer, .failure(failure), Tasks(of: running))
-      }
-      if running.baseFinished && running.inFlight == nil {
-        state = .finished
-        return .resumeConsumer(consumer, .success(nil), waking: nil)
-      }
+    }
+    switch nextReady() {
+    case .returnResult(let result, let producer):
+      return .resumeConsumer(consumer, result, waking: producer)
+    case .end(_, let result, let tasks):
+      return .end(consumer, result, tasks)
+    default:
+      guard case .running(var running) = state else { preconditionFailure("latest: no state to wait in") }
       running.consumer = consumer
       state = .running(running)
       return .none

@@ -89,7 +89,21 @@ where Base.Element == Work.Input {
 
   @inlinable
   func next(isolation: isolated (any Actor)?) async throws(Work.Failure) -> Work.Output? {
-    try await waitForNext(isolation: isolation) { consumer in
+    // An output that is ready costs one lock: no continuation, no cancellation handler. A cancelled task takes the
+    // slow path, whose handler ends the iteration at once.
+    if !Task.isCancelled {
+      switch machine.withLock({ $0.nextReady() }) {
+      case .returnResult(let result, let producer):
+        producer?.resume(returning: true)
+        return try result.get()
+      case .end(_, let result, let tasks):
+        tasks.cancel()
+        return try result.get()
+      default:
+        break
+      }
+    }
+    return try await waitForNext(isolation: isolation) { consumer in
       perform(machine.withLock { $0.nextRequested(consumer) })
     }
   }
@@ -141,6 +155,8 @@ where Base.Element == Work.Input {
     switch action {
     case .none, .stopProducing, .startInner, .suspendProducer:
       break
+    case .returnResult(_, let producer):
+      producer?.resume(returning: true)
     case .startBase:
       startBase()
     case .resumeConsumer(let consumer, let outcome, let producer):
