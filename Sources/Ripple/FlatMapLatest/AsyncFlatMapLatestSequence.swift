@@ -37,9 +37,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   ) -> AsyncFlatMapLatestSequence<Self, Inner, Inner.Failure> where Inner.Element: Sendable, Failure == Never {
     AsyncFlatMapLatestSequence(self, transform: transform, convertBaseFailure: _neverFails, convertInnerFailure: { $0 })
   }
-}
 
-extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// Transforms each element into an inner sequence of another error type and delivers the elements of the newest
   /// one; the sequence fails with `any Error`, as the other operators over bases of different error types do.
   ///
