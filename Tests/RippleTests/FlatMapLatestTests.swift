@@ -15,13 +15,23 @@ struct Inners: Sendable {
   subscript(_ index: Int) -> ControlledSequence<String> { sequences[index] }
 }
 
+/// A controlled base, `count` controlled inners, and an iterator of `base.flatMapLatest { inners[$0] }`.
+func switching(
+  _ count: Int
+) -> (
+  ControlledSequence<Int>, Inners,
+  AsyncFlatMapLatestSequence<ControlledSequence<Int>, ControlledSequence<String>, Boom>.Iterator
+) {
+  let base = ControlledSequence<Int>()
+  let inners = Inners(count)
+  return (base, inners, base.flatMapLatest { inners[$0] }.makeAsyncIterator())
+}
+
 @Suite("flatMapLatest", .timeLimit(.minutes(1)))
 struct FlatMapLatestTests {
   @Test("delivers the elements of the inner sequence in order, and finishes after the base and the last inner")
   func deliversInnerElements() async throws {
-    let base = ControlledSequence<Int>()
-    let inners = Inners(1)
-    var iterator = base.flatMapLatest { inners[$0] }.makeAsyncIterator()
+    var (base, inners, iterator) = switching(1)
     base.send(0)
     base.finish()
     inners[0].send("a")
@@ -35,9 +45,7 @@ struct FlatMapLatestTests {
 
   @Test("a new element cancels the inner sequence in flight; none of its later elements is delivered")
   func newElementCancelsInner() async throws {
-    let base = ControlledSequence<Int>()
-    let inners = Inners(2)
-    var iterator = base.flatMapLatest { inners[$0] }.makeAsyncIterator()
+    var (base, inners, iterator) = switching(2)
     base.send(0)
     inners[0].send("a")
     #expect(try await iterator.next() == "a")
@@ -53,9 +61,7 @@ struct FlatMapLatestTests {
 
   @Test("an inner sequence that finishes before the base does not end the sequence")
   func innerFinishingEarlyGoesOn() async throws {
-    let base = ControlledSequence<Int>()
-    let inners = Inners(2)
-    var iterator = base.flatMapLatest { inners[$0] }.makeAsyncIterator()
+    var (base, inners, iterator) = switching(2)
     base.send(0)
     inners[0].send("a")
     inners[0].finish()
@@ -88,9 +94,7 @@ struct FlatMapLatestTests {
 
   @Test("an error from the current inner sequence cancels the base and ends the sequence")
   func innerErrorEnds() async throws {
-    let base = ControlledSequence<Int>()
-    let inners = Inners(1)
-    var iterator = base.flatMapLatest { inners[$0] }.makeAsyncIterator()
+    var (base, inners, iterator) = switching(1)
     base.send(0)
     inners[0].send("a")
     #expect(try await iterator.next() == "a")
@@ -102,9 +106,7 @@ struct FlatMapLatestTests {
 
   @Test("an error from the base cancels the inner sequence and ends the sequence")
   func baseErrorEnds() async throws {
-    let base = ControlledSequence<Int>()
-    let inners = Inners(1)
-    var iterator = base.flatMapLatest { inners[$0] }.makeAsyncIterator()
+    var (base, inners, iterator) = switching(1)
     base.send(0)
     inners[0].send("a")
     #expect(try await iterator.next() == "a")
@@ -158,9 +160,7 @@ struct FlatMapLatestTests {
 
   @Test("an inner's error comes after its element already held")
   func innerErrorAfterHeldElement() async throws {
-    let base = ControlledSequence<Int>()
-    let inners = Inners(1)
-    var iterator = base.flatMapLatest { inners[$0] }.makeAsyncIterator()
+    var (base, inners, iterator) = switching(1)
     base.send(0)
     inners[0].send("a")
     inners[0].send("b")
