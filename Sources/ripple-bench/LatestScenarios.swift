@@ -3,10 +3,13 @@ import Synchronization
 
 /// Elements through `mapLatest` per run.
 let mapLatestElements = 1_000_000
+/// Base elements through `flatMapLatest` per run, each with an inner sequence of `flatMapLatestInnerCount` elements.
+let flatMapLatestElements = 1_000_000
+let flatMapLatestInnerCount = 1
 /// Supersessions timed per run of the cancel-latency scenario.
 let cancelLatencySamples = 2_000
 
-/// `mapLatest` throughput and how fast it cancels a superseded transform.
+/// `mapLatest` and `flatMapLatest` throughput, and how fast `mapLatest` cancels a superseded transform.
 func latestScenarios() -> [Scenario] {
   [
     Scenario(name: "mapLatest.instant", baseline: "asyncstream.raw", operations: mapLatestElements) {
@@ -27,6 +30,24 @@ func latestScenarios() -> [Scenario] {
     },
     .latency(name: "mapLatest.cancel-latency", operations: cancelLatencySamples) {
       await measureCancelLatency()
+    },
+    // A synchronous inner per element, so that the row measures the hand-off: an inner task per element, its
+    // element handed to the consumer, its end or its supersession.
+    Scenario(name: "flatMapLatest", baseline: "asyncstream.raw", operations: flatMapLatestElements) {
+      let (stream, input) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .unbounded)
+      let producer = Task {
+        for value in 1...flatMapLatestElements { input.yield(value) }
+        input.finish()
+      }
+      var seen = 0
+      var last = 0
+      for await value in stream.flatMapLatest({ SyncRun(value: $0, count: flatMapLatestInnerCount) }) {
+        seen += 1
+        last = value
+      }
+      await producer.value
+      precondition(last == flatMapLatestElements, "flatMapLatest lost the final inner")
+      return seen
     },
   ]
 }
@@ -92,6 +113,27 @@ final class Latch: Sendable {
         return false
       }
       if isOpen { continuation.resume() }
+    }
+  }
+}
+
+/// An inner sequence that never suspends: `value`, `count` times.
+struct SyncRun: AsyncSequence, Sendable {
+  typealias Failure = Never
+
+  let value: Int
+  let count: Int
+
+  func makeAsyncIterator() -> Iterator { Iterator(value: value, remaining: count) }
+
+  struct Iterator: AsyncIteratorProtocol {
+    let value: Int
+    var remaining: Int
+
+    mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> Int? {
+      guard remaining > 0 else { return nil }
+      remaining -= 1
+      return value
     }
   }
 }

@@ -3,8 +3,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// element arrives, so only the latest element's result is ever delivered.
   ///
   /// Use it for derived work that is slow and depends only on the latest input: a search request per query, a
-  /// calculation per edit. It is switch-to-latest (`flatMapLatest`, Combine's `map` + `switchToLatest`) for one
-  /// value per element.
+  /// calculation per edit. It is switch-to-latest (``AsyncFlatMapLatestSequence``, Combine's `map` +
+  /// `switchToLatest`) for one value per element.
   ///
   /// ```swift
   /// for await sum in inputs.mapLatest({ input in await calculator.result(for: input) }) {
@@ -63,9 +63,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable, Failure == Neve
   }
 }
 
-/// The failure conversion of a base that cannot fail.
+/// The failure conversion of a base (or an inner sequence) that cannot fail.
 @inlinable
-func _neverFails(_ never: Never) -> any Error {}
+func _neverFails<Failure: Error>(_ never: Never) -> Failure {}
 
 /// An asynchronous sequence of the results of a transform of the latest element of a base sequence.
 ///
@@ -77,8 +77,10 @@ where Base.Element: Sendable {
   /// The transform's results.
   public typealias Element = Output
 
+  @usableFromInline typealias Storage = _LatestStorage<Base, _MapLatestWork<Base.Element, Output, Failure>>
+
   @usableFromInline let base: Base
-  @usableFromInline let transform: @isolated(any) @Sendable (Base.Element) async throws(Failure) -> Output
+  @usableFromInline let work: _MapLatestWork<Base.Element, Output, Failure>
   @usableFromInline let convertFailure: @Sendable (Base.Failure) -> Failure
 
   @inlinable
@@ -88,22 +90,22 @@ where Base.Element: Sendable {
     convertFailure: @escaping @Sendable (Base.Failure) -> Failure
   ) {
     self.base = base
-    self.transform = transform
+    self.work = _MapLatestWork(transform: transform)
     self.convertFailure = convertFailure
   }
 
   /// Creates an iterator; each iteration runs its own task over the base.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    Iterator(_MapLatestStorage(base: base, transform: transform, convertFailure: convertFailure))
+    Iterator(Storage(base: base, work: work, convertFailure: convertFailure))
   }
 
   /// The iterator of ``AsyncMapLatestSequence``. Dropping it cancels the base and the transform in flight.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline let iteration: _Iteration<_MapLatestStorage<Base, Output, Failure>>
+    @usableFromInline let iteration: _Iteration<Storage>
 
     @inlinable
-    init(_ storage: _MapLatestStorage<Base, Output, Failure>) {
+    init(_ storage: Storage) {
       iteration = _Iteration(storage)
     }
 

@@ -1,0 +1,34 @@
+/// `flatMapLatest`'s work for one element: make its inner sequence on the transform's isolation, then hand over
+/// the inner's elements, each once the one before is no longer held for the consumer.
+@usableFromInline
+struct _FlatMapLatestWork<Input: Sendable, Inner: AsyncSequence & Sendable, Failure: Error>: _LatestWork
+where Inner.Element: Sendable {
+  @usableFromInline typealias Output = Inner.Element
+
+  @usableFromInline let transform: @isolated(any) @Sendable (Input) -> Inner
+  @usableFromInline let convertFailure: @Sendable (Inner.Failure) -> Failure
+
+  @inlinable
+  init(
+    transform: @escaping @isolated(any) @Sendable (Input) -> Inner,
+    convertFailure: @escaping @Sendable (Inner.Failure) -> Failure
+  ) {
+    self.transform = transform
+    self.convertFailure = convertFailure
+  }
+
+  @inlinable
+  func run(_ input: Input, generation: UInt64, reporting reports: some _LatestReports<Output, Failure>) async {
+    let inner = await transform(input)
+    var iterator = inner.makeAsyncIterator()
+    do throws(Inner.Failure) {
+      // Off any actor, as the base is iterated: the transform's isolation only makes the sequence.
+      while let element = try await iterator.next(isolation: nil) {
+        guard await reports.produce(element, generation: generation) else { return }
+      }
+      reports.innerFinished(generation: generation)
+    } catch {
+      reports.innerFailed(convertFailure(error), generation: generation)
+    }
+  }
+}
