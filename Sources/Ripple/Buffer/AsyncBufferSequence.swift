@@ -43,7 +43,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// When the base finishes, the buffered elements are delivered, then `nil`. When the base throws, the elements
 /// buffered before the error are delivered, then the error is thrown, then `nil` follows. Cancelling the
 /// consuming task, or dropping the iterator, cancels the base's task and drops the buffered elements; `next()`
-/// returns `nil`.
+/// returns `nil`. With a limit of 0 there is no task: the base's `next()` runs in the consuming task and sees its
+/// cancellation itself, so a cancelled `next()` returns what the base returns then.
 public struct AsyncBufferSequence<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable
 where Base.Element: Sendable {
   /// The base's elements.
@@ -90,8 +91,8 @@ where Base.Element: Sendable {
     }
 
     /// The oldest buffered element, waiting for the base if none is; `nil` after the base finished and the buffer
-    /// is empty, or once the consuming task is cancelled. Throws the base's error after the elements buffered
-    /// before it.
+    /// is empty, or once the consuming task is cancelled (with a limit of 0, what the base's `next()` returns in a
+    /// cancelled task). Throws the base's error after the elements buffered before it.
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(Failure) -> Element? {
       if let iteration {

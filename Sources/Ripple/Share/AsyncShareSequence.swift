@@ -24,7 +24,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// ## Finishing, throwing, cancellation
   /// When the base finishes or throws, every iterator gets the elements it had buffered, then `nil` or the error
   /// (once; `nil` follows). Cancelling one consuming task, or dropping its iterator, ends that iterator only (its
-  /// `next()` returns `nil`); when the last iterator of a running iteration ends, the base is cancelled. The shared
+  /// `next()` returns `nil`; a task cancelled while busy outside `next()` leaves at its next call); when the last
+  /// iterator of a running iteration ends, the base is cancelled. The shared
   /// iteration happens once: an iterator made after it ended gets `nil`, or the base's error.
   ///
   /// - Parameter bufferingPolicy: What each iterator's buffer does while its consumer is busy. With the default,
