@@ -55,6 +55,6 @@ if failing:
 if announced > len(reports):
     print(f"tsan.sh: the sanitizer announced {announced} reports but {len(reports)} were found in the output")
     sys.exit(1)
-print(f"tsan.sh: {len(reports)} report(s), all swiftlang/swift#57803; no other report")
+print(f"tsan.sh: no report" if not reports else f"tsan.sh: {len(reports)} report(s), all swiftlang/swift#57803; no other")
 PY
 exit "$status"
