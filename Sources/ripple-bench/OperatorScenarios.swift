@@ -32,6 +32,18 @@ func operatorScenarios() -> [Scenario] {
       precondition(sum > 0)
       return seen
     },
+    Scenario(name: "removeDuplicates.by", baseline: "asyncstream.raw", operations: operatorElements) {
+      // Pairs of repeats: half the elements survive the predicate.
+      let stream = producedStream(count: operatorElements) { $0 / 2 }
+      var sum = 0
+      var seen = 0
+      for await value in stream.removeDuplicates(by: { $0 == $1 }) {
+        sum &+= value
+        seen += 1
+      }
+      precondition(sum > 0)
+      return seen
+    },
     Scenario(name: "combineLatest2.sum", baseline: "asyncstream.raw", operations: operatorElements) {
       let first = producedStream(count: operatorElements / 2) { $0 }
       let second = producedStream(count: operatorElements / 2) { $0 }

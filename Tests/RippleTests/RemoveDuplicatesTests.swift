@@ -118,6 +118,68 @@ struct RemoveDuplicatesTests {
     #expect(await iterator.next() == nil)
     #expect(type(of: sequence).Failure.self == Never.self)
   }
+
+  @Test("an async predicate may await, here an actor's tolerance, and stays non-throwing")
+  func asyncPredicate() async {
+    let settings = ToleranceSettings(tolerance: 2)
+    var output: [Int] = []
+    // Compiles without `try`: the predicate awaits but throws nothing.
+    for await value in finiteStream([1, 2, 3, 4, 10, 11]).removeDuplicates(by: { last, next in
+      await settings.isWithinTolerance(next - last)
+    }) {
+      output.append(value)
+    }
+    #expect(output == [1, 3, 10])
+  }
+
+  @Test("a predicate throwing what the base does not picks the throwing sequence, which ends with the error")
+  func throwingPredicate() async throws {
+    let sequence = finiteStream([1, 1, 2, -1, 3]).removeDuplicates { (last: Int, next: Int) throws -> Bool in
+      guard next >= 0 else { throw Boom.boom }
+      return last == next
+    }
+    #expect(type(of: sequence) == AsyncThrowingRemoveDuplicatesSequence<AsyncStream<Int>>.self)
+    var iterator = sequence.makeAsyncIterator()
+    #expect(try await iterator.next() == 1)
+    #expect(try await iterator.next() == 2)
+    await #expect(throws: Boom.boom) { try await iterator.next() }
+    // Unlike swift-async-algorithms' throwing variant, the error ends the sequence: 3 is never delivered.
+    #expect(try await iterator.next() == nil)
+  }
+
+  @Test("the throwing sequence delivers the base's error, then ends")
+  func throwingPredicateBaseError() async throws {
+    var iterator = failingStream([1, 1, 2]).removeDuplicates { (last: Int, next: Int) async throws -> Bool in
+      last == next
+    }.makeAsyncIterator()
+    #expect(try await iterator.next() == 1)
+    #expect(try await iterator.next() == 2)
+    await #expect(throws: Boom.boom) { try await iterator.next() }
+    #expect(try await iterator.next() == nil)
+  }
+
+  @Test("a predicate that throws nothing, or the base's error type, keeps the typed sequence")
+  func typedOverloadPreferred() {
+    let nonThrowing = finiteStream([1]).removeDuplicates(by: { $0 == $1 })
+    #expect(type(of: nonThrowing) == AsyncRemoveDuplicatesByPredicateSequence<AsyncStream<Int>>.self)
+    // A base failing with `any Error` takes a throwing predicate on the typed overload: nothing to widen.
+    let anyError = failingStream([1]).removeDuplicates { (last: Int, next: Int) throws -> Bool in last == next }
+    #expect(
+      type(of: anyError) == AsyncRemoveDuplicatesByPredicateSequence<AsyncThrowingStream<Int, any Error>>.self)
+  }
+}
+
+/// A tolerance behind an actor, for a predicate that must await it.
+actor ToleranceSettings {
+  private let tolerance: Int
+
+  init(tolerance: Int) {
+    self.tolerance = tolerance
+  }
+
+  func isWithinTolerance(_ difference: Int) -> Bool {
+    difference < tolerance
+  }
 }
 
 /// Gives any non-throwing sequence of `Int` the failure type ``Boom``, for closures that throw it.

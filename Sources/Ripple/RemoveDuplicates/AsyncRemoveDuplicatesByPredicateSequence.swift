@@ -17,9 +17,10 @@ extension AsyncSequence where Element: Sendable {
   /// written in `@MainActor` code it may read main-actor state and capture non-`Sendable` values of that
   /// isolation, and a consumer on that isolation calls it without an executor hop. So the sequence is
   /// `Sendable` when its base is, and composes with `combineLatest`, `debounce` and the other operators. The
-  /// predicate may throw only what the base throws (its `Failure`): a non-throwing base takes a non-throwing
-  /// predicate and gives a non-throwing sequence. (swift-async-algorithms takes an `async` predicate; one that
-  /// does not `await` moves over unchanged.)
+  /// predicate may `await` (as swift-async-algorithms' does); one that does not costs the same as a synchronous
+  /// call. It may throw only what the base throws (its `Failure`): a non-throwing base takes a non-throwing
+  /// predicate and gives a non-throwing sequence. A predicate that throws another error picks
+  /// ``_Concurrency/AsyncSequence/removeDuplicates(by:)-(_)->AsyncThrowingRemoveDuplicatesSequence<Self>`` instead.
   ///
   /// The first element always passes. The sequence finishes when the base finishes, rethrows the base's or
   /// the predicate's error — after which `next()` returns `nil` — and reacts to cancellation as the base does.
@@ -30,7 +31,7 @@ extension AsyncSequence where Element: Sendable {
   /// - Parameter predicate: Whether the second element repeats the first, the last one delivered.
   @inlinable
   public func removeDuplicates(
-    @_inheritActorContext by predicate: @escaping @isolated(any) @Sendable (Element, Element) throws(Failure) -> Bool
+    @_inheritActorContext by predicate: @escaping @isolated(any) @Sendable (Element, Element) async throws(Failure) -> Bool
   ) -> AsyncRemoveDuplicatesByPredicateSequence<Self> {
     AsyncRemoveDuplicatesByPredicateSequence(self, predicate: predicate)
   }
@@ -38,7 +39,7 @@ extension AsyncSequence where Element: Sendable {
 
 /// An asynchronous sequence that skips elements a predicate calls duplicates of the one delivered before.
 ///
-/// Create it with ``_Concurrency/AsyncSequence/removeDuplicates(by:)``; see <doc:RemoveDuplicates>. It is
+/// Create it with ``_Concurrency/AsyncSequence/removeDuplicates(by:)-(_)->AsyncRemoveDuplicatesByPredicateSequence<Self>``; see <doc:RemoveDuplicates>. It is
 /// `Sendable` when its base is.
 public struct AsyncRemoveDuplicatesByPredicateSequence<Base: AsyncSequence>: AsyncSequence
 where Base.Element: Sendable {
@@ -46,7 +47,7 @@ where Base.Element: Sendable {
   public typealias Element = Base.Element
   /// The base's error type, which the predicate may throw too.
   public typealias Failure = Base.Failure
-  @usableFromInline typealias Predicate = @isolated(any) @Sendable (Element, Element) throws(Failure) -> Bool
+  @usableFromInline typealias Predicate = @isolated(any) @Sendable (Element, Element) async throws(Failure) -> Bool
 
   @usableFromInline let base: Base
   @usableFromInline let predicate: Predicate
