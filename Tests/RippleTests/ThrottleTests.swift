@@ -51,6 +51,40 @@ struct ThrottleTests {
   }
 
   @Test(
+    "reducing: each interval emits the fold of exactly the elements it received, none lost or repeated",
+    arguments: [
+      // One element per tick, interval 3: a | bc | def | ghi | jk — by count, first and last element.
+      ("abcdefghijk|", "1--2--3--3--[2|]", "a--b--d--g--[j|]", "a--c--f--i--[k|]"),
+      // A quiet period: the next element goes out at once as `reducing(nil, element)`.
+      ("ab-----c--", "1--1---1--", "a--b---c--", "a--b---c--"),
+      // Finish while a reduction is held: it goes out at the interval's end, then the finish.
+      ("abc|", "1--[2|]", "a--[b|]", "a--[c|]"),
+      // An error drops the held reduction.
+      ("ab^", "1-^", "a-^", "a-^"),
+    ] as [(String, String, String, String)])
+  func reducing(input: String, counts: String, firsts: String, lasts: String) async {
+    func reduced(_ project: @escaping @Sendable ([String]) -> String) async -> String {
+      await marbles(input) { inputs, clock in
+        inputs[0].throttle(for: .seconds(3), clock: clock, reducing: { ($0 ?? []) + [$1] }).map(project)
+      }
+    }
+    #expect(await reduced { String($0.count) } == counts)
+    #expect(await reduced { $0.first ?? "?" } == firsts)
+    #expect(await reduced { $0.last ?? "?" } == lasts)
+  }
+
+  @Test("reducing sums a burst's deltas, as Throttle.md's diagram and the doc example show")
+  func reducingSum() async {
+    let output = await marbles("12345---") { inputs, clock in
+      inputs[0].compactMap { Int($0) }
+        .throttle(for: .seconds(3), clock: clock, reducing: { ($0 ?? 0) + $1 })
+        .map { String($0) }
+    }
+    // 1 at once; 2 + 3 = 5 at 3; 4 + 5 = 9 at 6.
+    #expect(output == "1--5--9-")
+  }
+
+  @Test(
     "an error is held for the next next() while the consumer is busy",
     arguments: [
       ("a^", "-----[a^]"),

@@ -31,7 +31,8 @@ extension AsyncSequence where Element: Sendable {
   /// - Parameter predicate: Whether the second element repeats the first, the last one delivered.
   @inlinable
   public func removeDuplicates(
-    @_inheritActorContext by predicate: @escaping @isolated(any) @Sendable (Element, Element) async throws(Failure) -> Bool
+    @_inheritActorContext by predicate:
+      @escaping @isolated(any) @Sendable (Element, Element) async throws(Failure) -> Bool
   ) -> AsyncRemoveDuplicatesByPredicateSequence<Self> {
     AsyncRemoveDuplicatesByPredicateSequence(self, predicate: predicate)
   }

@@ -11,8 +11,10 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   @inlinable
   public func throttle<C: Clock>(
     for interval: C.Duration, clock: C, latest: Bool = true
-  ) -> AsyncThrottleSequence<Self, C> {
-    AsyncThrottleSequence(base: self, interval: interval, clock: clock, latest: latest)
+  ) -> AsyncThrottleSequence<Self, C, Element> {
+    AsyncThrottleSequence(base: self, interval: interval, clock: clock) { held, element in
+      latest ? element : held ?? element
+    }
   }
 
   /// Emits the first element at once, then at most one element per `interval` on the continuous clock.
@@ -21,8 +23,53 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   @inlinable
   public func throttle(
     for interval: Duration, latest: Bool = true
-  ) -> AsyncThrottleSequence<Self, ContinuousClock> {
+  ) -> AsyncThrottleSequence<Self, ContinuousClock, Element> {
     throttle(for: interval, clock: ContinuousClock(), latest: latest)
+  }
+
+  /// Emits at most one value per `interval` on `clock`: the reduction of the elements each interval received.
+  ///
+  /// Use it where every element counts but the rate must not — events counted, deltas summed, a batch collected —
+  /// so that nothing a burst brings is lost:
+  ///
+  /// ```swift
+  /// // Input:  1 2 3 4 5 . . . .   (one scroll delta per 100 ms)
+  /// for await total in deltas.throttle(for: .milliseconds(300), clock: clock, reducing: { ($0 ?? 0) + $1 }) {
+  ///   print(total)
+  /// }
+  /// // Prints 1 at 0 ms, 5 (2 + 3) at 300 ms, 9 (4 + 5) at 600 ms.
+  /// ```
+  ///
+  /// `reducing(held, element)` folds each element into the interval's reduction; `held` is `nil` for the first
+  /// element after an emission, so the first element of a quiet period goes out at once as `reducing(nil, element)`.
+  /// `latest: true` is `reducing: { $1 }` and `latest: false` is `reducing: { $0 ?? $1 }`. Finishing, errors and
+  /// cancellation are as ``AsyncThrottleSequence`` describes; a reduction held when the base throws is dropped.
+  ///
+  /// Unlike swift-async-algorithms' `reducing:`, the closure is synchronous: it runs in the base-consuming task, in
+  /// the same step as the element's arrival, so an interval's end can never emit a reduction that misses an element
+  /// already folded or fold one into a reduction already emitted. Keep it quick, as a fold is; it must not iterate
+  /// this sequence.
+  ///
+  /// - Parameters:
+  ///   - interval: The shortest time between two emitted values.
+  ///   - clock: The clock that measures `interval`; inject a `TestClock` in tests.
+  ///   - reducing: Folds an element into the reduction held so far (`nil` when none is).
+  @inlinable
+  public func throttle<C: Clock, Reduced: Sendable>(
+    for interval: C.Duration, clock: C, reducing: @escaping @Sendable (Reduced?, Element) -> Reduced
+  ) -> AsyncThrottleSequence<Self, C, Reduced> {
+    AsyncThrottleSequence(base: self, interval: interval, clock: clock, reducing: reducing)
+  }
+
+  /// Emits at most one value per `interval` on the continuous clock: the reduction of the elements each interval
+  /// received.
+  ///
+  /// See ``_Concurrency/AsyncSequence/throttle(for:clock:reducing:)`` for an example, and ``AsyncThrottleSequence``.
+  @inlinable
+  public func throttle<Reduced: Sendable>(
+    for interval: Duration, reducing: @escaping @Sendable (Reduced?, Element) -> Reduced
+  ) -> AsyncThrottleSequence<Self, ContinuousClock, Reduced> {
+    throttle(for: interval, clock: ContinuousClock(), reducing: reducing)
   }
 }
 
@@ -53,24 +100,27 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 ///
 /// See <doc:Throttle> for the timing diagrams, the design and a comparison with Combine and
 /// swift-async-algorithms.
-public struct AsyncThrottleSequence<Base: AsyncSequence & Sendable, C: Clock>: AsyncSequence, Sendable
+public struct AsyncThrottleSequence<Base: AsyncSequence & Sendable, C: Clock, Reduced: Sendable>: AsyncSequence,
+  Sendable
 where Base.Element: Sendable {
-  /// The base's elements.
-  public typealias Element = Base.Element
+  /// The base's elements, or with `reducing:` the reductions of several.
+  public typealias Element = Reduced
   /// The base's error type: a base that cannot throw gives a sequence that cannot throw.
   public typealias Failure = Base.Failure
 
   @usableFromInline let base: Base
   @usableFromInline let interval: C.Duration
   @usableFromInline let clock: C
-  @usableFromInline let latest: Bool
+  @usableFromInline let reducing: @Sendable (Reduced?, Base.Element) -> Reduced
 
   @inlinable
-  init(base: Base, interval: C.Duration, clock: C, latest: Bool) {
+  init(
+    base: Base, interval: C.Duration, clock: C, reducing: @escaping @Sendable (Reduced?, Base.Element) -> Reduced
+  ) {
     self.base = base
     self.interval = interval
     self.clock = clock
-    self.latest = latest
+    self.reducing = reducing
   }
 
   /// Creates an iterator; its tasks start on its first `next()`.
@@ -78,16 +128,17 @@ where Base.Element: Sendable {
   public func makeAsyncIterator() -> Iterator {
     Iterator(
       _TimedStorage(
-        base: base, interval: interval, tolerance: nil, clock: clock, policy: _ThrottlePolicy(latest: latest),
+        base: base, interval: interval, tolerance: nil, clock: clock, policy: _ThrottlePolicy(reduce: reducing),
         name: "throttle"))
   }
 
   /// The iterator of an ``AsyncThrottleSequence``; one task iterates it, and dropping it ends the iteration.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline let iteration: _Iteration<_TimedStorage<Base, C, _ThrottlePolicy<Element, C.Instant>>>
+    @usableFromInline let iteration:
+      _Iteration<_TimedStorage<Base, C, _ThrottlePolicy<Base.Element, Reduced, C.Instant>>>
 
     @inlinable
-    init(_ storage: _TimedStorage<Base, C, _ThrottlePolicy<Element, C.Instant>>) {
+    init(_ storage: _TimedStorage<Base, C, _ThrottlePolicy<Base.Element, Reduced, C.Instant>>) {
       iteration = _Iteration(storage)
     }
 

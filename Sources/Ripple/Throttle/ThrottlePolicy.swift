@@ -7,42 +7,48 @@
 /// emitted:  a      c      e     (at 0, 300 and 600 ms; with latest: false, a, b, d)
 /// ```
 ///
+/// What an interval emits is the reduction of the elements it received, each folded into the one before by
+/// `reduce(held, element)`, starting from `nil` after every emission: `latest` keeps the newest, `!latest` the
+/// first, `throttle(for:clock:reducing:)` the user's fold.
+///
 /// An element that comes while no interval is open is emitted at once. The timer wakes at the interval's end
 /// and emits the held element without waiting for another input. An element that comes after the interval
 /// ended but before the timer ran closes it itself.
 @usableFromInline
-struct _ThrottlePolicy<Element: Sendable, Instant: InstantProtocol>: _TimedPolicy {
-  /// Whether an interval emits the latest element it received (`true`) or the first.
-  @usableFromInline let latest: Bool
+struct _ThrottlePolicy<Input: Sendable, Element: Sendable, Instant: InstantProtocol>: _TimedPolicy {
+  @usableFromInline typealias Reduce = @Sendable (Element?, Input) -> Element
+
+  /// Folds an element into the reduction held so far (`nil` when nothing is held).
+  @usableFromInline let reduce: Reduce
   /// When the open interval ends; `nil` when none is open and the next element goes out at once.
   @usableFromInline var intervalEnd: Instant?
-  /// The element to emit when the open interval ends.
+  /// The reduction to emit when the open interval ends.
   @usableFromInline var held: Element?
 
-  @inlinable init(latest: Bool) {
-    self.latest = latest
+  @inlinable init(reduce: @escaping Reduce) {
+    self.reduce = reduce
   }
 
   @inlinable var deadline: Instant? { intervalEnd }
   @inlinable var isHolding: Bool { held != nil }
 
   @inlinable @inline(__always)
-  mutating func received(_ element: Element, now: Instant, end: Instant) -> Element? {
+  mutating func received(_ input: Input, now: Instant, end: Instant) -> Element? {
     if let intervalEnd {
       if now < intervalEnd {
-        // The steady path of a burst: an interval is open, hold the element.
-        if latest || held == nil { held = element }
+        // The steady path of a burst: an interval is open, fold the element into what it holds.
+        held = reduce(held, input)
         return nil
       }
       if let emitted = held {
         // The interval ended before this element came, even if the timer has not run yet.
-        held = element
+        held = reduce(nil, input)
         self.intervalEnd = end
         return emitted
       }
     }
     intervalEnd = end
-    return element
+    return reduce(nil, input)
   }
 
   @inlinable

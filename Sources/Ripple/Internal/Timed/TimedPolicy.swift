@@ -5,7 +5,10 @@
 /// and failure — and calls the policy under its lock. A policy never suspends and never sees a continuation.
 @usableFromInline
 protocol _TimedPolicy: Sendable {
-  associatedtype Element
+  /// What the base produces.
+  associatedtype Input: Sendable
+  /// What the operator emits: the base's element, or for `throttle(for:clock:reducing:)` a reduction of several.
+  associatedtype Element: Sendable
   associatedtype Instant: InstantProtocol
 
   /// When the timer must wake next; `nil` while nothing is timed.
@@ -13,9 +16,9 @@ protocol _TimedPolicy: Sendable {
   /// Whether an element waits to be emitted: while one does, the base's end waits for it.
   var isHolding: Bool { get }
 
-  /// The base produced `element` at `now`; `end` is `now` plus the operator's interval. Returns an element to
+  /// The base produced `input` at `now`; `end` is `now` plus the operator's interval. Returns an element to
   /// emit at once.
-  mutating func received(_ element: Element, now: Instant, end: Instant) -> Element?
+  mutating func received(_ input: Input, now: Instant, end: Instant) -> Element?
   /// The timer slept until `deadline`; `end()` reads the clock's now plus the interval. Returns the element to emit.
   mutating func timerFired(at deadline: Instant, end: () -> Instant, baseFinished: Bool) -> Element?
   /// The base finished while the policy held nothing: nothing is timed any more.

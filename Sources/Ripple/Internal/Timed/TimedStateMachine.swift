@@ -164,15 +164,15 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
     }
   }
 
-  /// The base produced `element` at `now`; `end` is `now` plus the interval.
+  /// The base produced `input` at `now`; `end` is `now` plus the interval.
   @inlinable @inline(__always)
-  mutating func elementProduced(_ element: Element, now: Instant, end: Instant) -> Action {
+  mutating func elementProduced(_ input: Policy.Input, now: Instant, end: Instant) -> Action {
     guard case .running(var running) = state else {
       // The consumer went away or the base already failed (a misbehaving base).
       return .stopProducing
     }
     var consumer: Consumer?
-    let emitted = running.policy.received(element, now: now, end: end)
+    let emitted = running.policy.received(input, now: now, end: end)
     if let emitted { consumer = running.emit(emitted) }
     guard let timer = running.timer, let deadline = running.policy.deadline else {
       // The steady path of a burst: the policy holds the element, the timer already sleeps.

@@ -2,7 +2,7 @@
 /// the first `next()` — one consuming the base, one sleeping on the clock.
 @usableFromInline
 final class _TimedStorage<Base: AsyncSequence & Sendable, C: Clock, Policy: _TimedPolicy>: _IterationStorage
-where Base.Element: Sendable, Policy.Element == Base.Element, Policy.Instant == C.Instant {
+where Base.Element: Sendable, Policy.Input == Base.Element, Policy.Instant == C.Instant {
   @usableFromInline typealias Machine = _TimedStateMachine<Policy, Base.Failure>
 
   @usableFromInline let machine: _Mutex<Machine>
@@ -29,7 +29,7 @@ where Base.Element: Sendable, Policy.Element == Base.Element, Policy.Instant == 
   }
 
   @inlinable
-  func next(isolation: isolated (any Actor)?) async throws(Base.Failure) -> Base.Element? {
+  func next(isolation: isolated (any Actor)?) async throws(Base.Failure) -> Policy.Element? {
     try await waitForNext(isolation: isolation) { consumer in
       perform(machine.withLock { $0.nextRequested(consumer) })
     }
