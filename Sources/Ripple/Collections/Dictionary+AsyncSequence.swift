@@ -11,7 +11,7 @@ extension Dictionary {
   ///
   /// As the standard library's `init(uniqueKeysWithValues:)`, it stops the program at the first key that comes
   /// twice, naming it: for a source that may repeat a key — input from outside the program — use
-  /// ``Swift/Dictionary/init(_:uniquingKeysWith:isolation:)-6ccl1`` instead.
+  /// ``Swift/Dictionary/init(_:uniquingKeysWith:isolation:)`` instead.
   ///
   /// It returns when the source finishes, throws what the source throws (its `Failure`, so a non-throwing source
   /// needs no `try`), and reacts to cancellation as the source does. The source is iterated on the caller's
@@ -25,11 +25,11 @@ extension Dictionary {
   @inlinable
   public init<Source: AsyncSequence>(
     uniqueKeysWithValues keysAndValues: Source,
-    isolation actor: isolated (any Actor)? = #isolation
+    isolation: isolated (any Actor)? = #isolation
   ) async throws(Source.Failure) where Source.Element == (Key, Value) {
     self.init()
     var iterator = keysAndValues.makeAsyncIterator()
-    while let (key, value) = try await iterator.next(isolation: actor) {
+    while let (key, value) = try await iterator.next(isolation: isolation) {
       guard updateValue(value, forKey: key) == nil else {
         preconditionFailure(
           "Dictionary(uniqueKeysWithValues:) got the key \(key) twice; use Dictionary(_:uniquingKeysWith:) for "
@@ -67,56 +67,59 @@ extension Dictionary {
   public init<Source: AsyncSequence>(
     _ keysAndValues: Source,
     uniquingKeysWith combine: (Value, Value) throws(Source.Failure) -> Value,
-    isolation actor: isolated (any Actor)? = #isolation
+    isolation: isolated (any Actor)? = #isolation
   ) async throws(Source.Failure) where Source.Element == (Key, Value) {
     self.init()
     // A closure literal, not `combine` itself: converting an operator such as `+` to a `nonisolated(nonsending)`
     // function type crashes Swift 6.3's type checker.
-    try await _merge(keysAndValues, isolation: actor) { kept, new throws(Source.Failure) in try combine(kept, new) }
+    try await _merge(keysAndValues, isolation: isolation) { kept, new throws(Source.Failure) in try combine(kept, new) }
   }
 
   /// Creates a dictionary of the key-value pairs of an asynchronous sequence with a combining closure that throws
   /// errors of its own: it throws `any Error`.
   ///
-  /// Otherwise the same as ``Swift/Dictionary/init(_:uniquingKeysWith:isolation:)-6ccl1``.
+  /// Otherwise the same as ``Swift/Dictionary/init(_:uniquingKeysWith:isolation:)``.
+  @_documentation(visibility: internal)
   @_disfavoredOverload
   @inlinable
   public init<Source: AsyncSequence>(
     _ keysAndValues: Source,
     uniquingKeysWith combine: (Value, Value) throws -> Value,
-    isolation actor: isolated (any Actor)? = #isolation
+    isolation: isolated (any Actor)? = #isolation
   ) async throws where Source.Element == (Key, Value) {
     self.init()
-    try await _merge(keysAndValues._failingWithAnyError, isolation: actor) { kept, new in try combine(kept, new) }
+    try await _merge(keysAndValues._failingWithAnyError, isolation: isolation) { kept, new in try combine(kept, new) }
   }
 
   /// Creates a dictionary of the key-value pairs of an asynchronous sequence with a combining closure that awaits.
   ///
-  /// Otherwise the same as ``Swift/Dictionary/init(_:uniquingKeysWith:isolation:)-6ccl1``.
+  /// Otherwise the same as ``Swift/Dictionary/init(_:uniquingKeysWith:isolation:)``.
+  @_documentation(visibility: internal)
   @_disfavoredOverload
   @inlinable
   public init<Source: AsyncSequence>(
     _ keysAndValues: Source,
     uniquingKeysWith combine: nonisolated(nonsending) (Value, Value) async throws(Source.Failure) -> Value,
-    isolation actor: isolated (any Actor)? = #isolation
+    isolation: isolated (any Actor)? = #isolation
   ) async throws(Source.Failure) where Source.Element == (Key, Value) {
     self.init()
-    try await _merge(keysAndValues, isolation: actor, combine)
+    try await _merge(keysAndValues, isolation: isolation, combine)
   }
 
   /// Creates a dictionary of the key-value pairs of an asynchronous sequence with a combining closure that awaits
   /// and throws errors of its own: it throws `any Error`.
   ///
-  /// Otherwise the same as ``Swift/Dictionary/init(_:uniquingKeysWith:isolation:)-6ccl1``.
+  /// Otherwise the same as ``Swift/Dictionary/init(_:uniquingKeysWith:isolation:)``.
+  @_documentation(visibility: internal)
   @_disfavoredOverload
   @inlinable
   public init<Source: AsyncSequence>(
     _ keysAndValues: Source,
     uniquingKeysWith combine: nonisolated(nonsending) (Value, Value) async throws -> Value,
-    isolation actor: isolated (any Actor)? = #isolation
+    isolation: isolated (any Actor)? = #isolation
   ) async throws where Source.Element == (Key, Value) {
     self.init()
-    try await _merge(keysAndValues._failingWithAnyError, isolation: actor, combine)
+    try await _merge(keysAndValues._failingWithAnyError, isolation: isolation, combine)
   }
 
   /// Creates a dictionary of the elements of an asynchronous sequence, grouped by the key a closure gives each.
@@ -130,7 +133,7 @@ extension Dictionary {
   /// ```
   ///
   /// Each array holds at least one element, in the source's order. `keyForValue` is called once per element, on the
-  /// caller's isolation. As with ``Swift/Dictionary/init(_:uniquingKeysWith:isolation:)-6ccl1``, it may throw what
+  /// caller's isolation. As with ``Swift/Dictionary/init(_:uniquingKeysWith:isolation:)``, it may throw what
   /// the source throws, and the initialiser then throws that type; a closure that throws another error picks an
   /// overload that throws `any Error`, and a closure that awaits an `async` overload. An error of the source or the
   /// closure ends the iteration and is thrown. The source is iterated on the caller's isolation; cancellation is
@@ -144,55 +147,58 @@ extension Dictionary {
   public init<Source: AsyncSequence>(
     grouping values: Source,
     by keyForValue: (Source.Element) throws(Source.Failure) -> Key,
-    isolation actor: isolated (any Actor)? = #isolation
+    isolation: isolated (any Actor)? = #isolation
   ) async throws(Source.Failure) where Value == [Source.Element] {
     self.init()
-    try await _group(values, isolation: actor) { value throws(Source.Failure) in try keyForValue(value) }
+    try await _group(values, isolation: isolation) { value throws(Source.Failure) in try keyForValue(value) }
   }
 
   /// Creates a dictionary of the elements of an asynchronous sequence, grouped by the key a closure that throws
   /// errors of its own gives each: it throws `any Error`.
   ///
-  /// Otherwise the same as ``Swift/Dictionary/init(grouping:by:isolation:)-2dqbm``.
+  /// Otherwise the same as ``Swift/Dictionary/init(grouping:by:isolation:)``.
+  @_documentation(visibility: internal)
   @_disfavoredOverload
   @inlinable
   public init<Source: AsyncSequence>(
     grouping values: Source,
     by keyForValue: (Source.Element) throws -> Key,
-    isolation actor: isolated (any Actor)? = #isolation
+    isolation: isolated (any Actor)? = #isolation
   ) async throws where Value == [Source.Element] {
     self.init()
-    try await _group(values._failingWithAnyError, isolation: actor) { value in try keyForValue(value) }
+    try await _group(values._failingWithAnyError, isolation: isolation) { value in try keyForValue(value) }
   }
 
   /// Creates a dictionary of the elements of an asynchronous sequence, grouped by the key a closure that awaits
   /// gives each.
   ///
-  /// Otherwise the same as ``Swift/Dictionary/init(grouping:by:isolation:)-2dqbm``.
+  /// Otherwise the same as ``Swift/Dictionary/init(grouping:by:isolation:)``.
+  @_documentation(visibility: internal)
   @_disfavoredOverload
   @inlinable
   public init<Source: AsyncSequence>(
     grouping values: Source,
     by keyForValue: nonisolated(nonsending) (Source.Element) async throws(Source.Failure) -> Key,
-    isolation actor: isolated (any Actor)? = #isolation
+    isolation: isolated (any Actor)? = #isolation
   ) async throws(Source.Failure) where Value == [Source.Element] {
     self.init()
-    try await _group(values, isolation: actor, keyForValue)
+    try await _group(values, isolation: isolation, keyForValue)
   }
 
   /// Creates a dictionary of the elements of an asynchronous sequence, grouped by the key a closure that awaits and
   /// throws errors of its own gives each: it throws `any Error`.
   ///
-  /// Otherwise the same as ``Swift/Dictionary/init(grouping:by:isolation:)-2dqbm``.
+  /// Otherwise the same as ``Swift/Dictionary/init(grouping:by:isolation:)``.
+  @_documentation(visibility: internal)
   @_disfavoredOverload
   @inlinable
   public init<Source: AsyncSequence>(
     grouping values: Source,
     by keyForValue: nonisolated(nonsending) (Source.Element) async throws -> Key,
-    isolation actor: isolated (any Actor)? = #isolation
+    isolation: isolated (any Actor)? = #isolation
   ) async throws where Value == [Source.Element] {
     self.init()
-    try await _group(values._failingWithAnyError, isolation: actor, keyForValue)
+    try await _group(values._failingWithAnyError, isolation: isolation, keyForValue)
   }
 
   /// Adds the pairs of `source`, combining a kept value with a new one of the same key: the body of the
@@ -200,11 +206,11 @@ extension Dictionary {
   @inlinable
   mutating func _merge<Source: AsyncSequence>(
     _ source: Source,
-    isolation actor: isolated (any Actor)?,
+    isolation: isolated (any Actor)?,
     _ combine: nonisolated(nonsending) (Value, Value) async throws(Source.Failure) -> Value
   ) async throws(Source.Failure) where Source.Element == (Key, Value) {
     var iterator = source.makeAsyncIterator()
-    while let (key, value) = try await iterator.next(isolation: actor) {
+    while let (key, value) = try await iterator.next(isolation: isolation) {
       if let kept = self[key] {
         self[key] = try await combine(kept, value)
       } else {
@@ -220,11 +226,11 @@ extension Dictionary where Value: RangeReplaceableCollection {
   @inlinable
   mutating func _group<Source: AsyncSequence>(
     _ source: Source,
-    isolation actor: isolated (any Actor)?,
+    isolation: isolated (any Actor)?,
     _ keyForValue: nonisolated(nonsending) (Source.Element) async throws(Source.Failure) -> Key
   ) async throws(Source.Failure) where Value.Element == Source.Element {
     var iterator = source.makeAsyncIterator()
-    while let value = try await iterator.next(isolation: actor) {
+    while let value = try await iterator.next(isolation: isolation) {
       let key = try await keyForValue(value)
       self[key, default: Value()].append(value)
     }

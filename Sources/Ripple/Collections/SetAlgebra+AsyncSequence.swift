@@ -20,11 +20,11 @@ extension SetAlgebra {
   @inlinable
   public init<Source: AsyncSequence>(
     _ source: Source,
-    isolation actor: isolated (any Actor)? = #isolation
+    isolation: isolated (any Actor)? = #isolation
   ) async throws(Source.Failure) where Source.Element == Element {
     self.init()
     var iterator = source.makeAsyncIterator()
-    while let element = try await iterator.next(isolation: actor) {
+    while let element = try await iterator.next(isolation: isolation) {
       insert(element)
     }
   }
