@@ -126,8 +126,10 @@ struct CollectionsTests {
   @Test("a source that is not Sendable is gathered on the main actor, closures reading main-actor state")
   @MainActor
   func nonSendableSourceOnTheMainActor() async {
-    let source = NonSendableCounter(upTo: 4)
-    #expect(await Array(source) == [1, 2, 3, 4])
+    // The model's source belongs to the main actor: a nonisolated initialiser could not be sent it.
+    let model = SourceModel()
+    #expect(await Array(model.source) == [1, 2, 3, 4])
+    #expect(model.source.made == 1)
     #expect(await Set(NonSendableCounter(upTo: 2)) == [1, 2])
     var calls = 0
     let pairs = await Dictionary(NonSendableCounter(upTo: 3).map { ($0 % 2, $0) }) { kept, new in
@@ -151,6 +153,11 @@ struct CollectionsTests {
     #expect(awaited == [1: [1], 2: [2]])
     #expect(calls == 6)
   }
+}
+
+/// A main-actor model that holds a source that is not `Sendable`.
+@MainActor private final class SourceModel {
+  let source = NonSendableCounter(upTo: 4)
 }
 
 private enum Other: Error, Equatable { case other }

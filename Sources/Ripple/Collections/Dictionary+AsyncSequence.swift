@@ -15,7 +15,7 @@ extension Dictionary {
   ///
   /// It returns when the source finishes, throws what the source throws (its `Failure`, so a non-throwing source
   /// needs no `try`), and reacts to cancellation as the source does. The source is iterated on the caller's
-  /// isolation, so a source that is not `Sendable` can be gathered from an actor or the main actor. See
+  /// isolation, so a source that is not `Sendable`, even one an actor holds, can be gathered on that actor. See
   /// <doc:Collections>.
   ///
   /// - Parameters:
@@ -56,8 +56,8 @@ extension Dictionary {
   /// another error picks an overload that throws `any Error`. A closure that awaits picks an `async` overload, as
   /// swift-async-algorithms' closure is `async`; one that does not — an operator such as `+` — calls no `async`
   /// function per element. An error of the source or the closure ends the iteration and is thrown. The source is
-  /// iterated on the caller's isolation, so a source that is not `Sendable` can be gathered from an actor or the main
-  /// actor; cancellation is the source's. See <doc:Collections>.
+  /// iterated on the caller's isolation, so a source that is not `Sendable`, even one an actor holds, can be gathered
+  /// on that actor; cancellation is the source's. See <doc:Collections>.
   ///
   /// - Parameters:
   ///   - keysAndValues: The key-value pairs of the new dictionary.

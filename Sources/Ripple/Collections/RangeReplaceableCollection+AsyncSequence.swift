@@ -13,8 +13,8 @@ extension RangeReplaceableCollection {
   /// It returns when the source finishes; a source that never finishes never returns. It throws what the source
   /// throws (its `Failure`, so a non-throwing source needs no `try`), and the elements gathered so far are lost.
   /// Cancellation is the source's: a source that ends early when cancelled gives the elements it produced until
-  /// then. The source is iterated on the caller's isolation, so a source that is not `Sendable` can be gathered from
-  /// an actor or the main actor.
+  /// then. The source is iterated on the caller's isolation, so a source that is not `Sendable`, even one an actor
+  /// holds, can be gathered on that actor.
   ///
   /// See <doc:Collections> for the dictionary and set initialisers.
   ///

@@ -12,7 +12,7 @@ extension SetAlgebra {
   /// An element that comes again leaves the one already inserted in place, as `insert(_:)` does. It returns when the
   /// source finishes, throws what the source throws (its `Failure`, so a non-throwing source needs no `try`), and
   /// reacts to cancellation as the source does. The source is iterated on the caller's isolation, so a source that is
-  /// not `Sendable` can be gathered from an actor or the main actor. See <doc:Collections>.
+  /// not `Sendable`, even one an actor holds, can be gathered on that actor. See <doc:Collections>.
   ///
   /// - Parameters:
   ///   - source: The elements of the new set.
