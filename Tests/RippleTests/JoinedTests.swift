@@ -109,6 +109,24 @@ struct JoinedTests {
     #expect(inner.wasCancelled)
   }
 
+  @Test("cancelling the consuming task reaches the base being iterated, which ends the sequence")
+  func cancellationOfBase() async {
+    // The base holds nothing and never finishes: only cancellation ends the consumer's wait.
+    let outer = ControlledSequence<AsyncStream<Int>>()
+    let consumer = Task {
+      var output: [Int] = []
+      do {
+        for try await element in outer.joined() { output.append(element) }
+      } catch {
+        Issue.record("unexpected \(error)")
+      }
+      return output
+    }
+    consumer.cancel()
+    #expect(await consumer.value.isEmpty)
+    #expect(await outer.ending())
+  }
+
   @Test("cancelling the consuming task reaches the separator being iterated")
   func cancellationOfSeparator() async {
     let separator = CancellationProbe()
