@@ -8,7 +8,10 @@ import Testing
 @Suite("Doc examples print what they say", .serialized)
 @MainActor
 struct DocExampleTests {
-  init() { printed = [] }
+  init() {
+    printed = []
+    printedLines = []
+  }
 
   @Test("Observed's doc comment: prints 3, then 30")
   func observedDocComment() async {
@@ -37,6 +40,35 @@ struct DocExampleTests {
     }
     #expect(output == "------d----e-----g-|")
   }
+
+  @Test("the collection initialisers' doc comments print what they say")
+  func collectionInitialisers() async {
+    // Sources/Ripple/Collections/RangeReplaceableCollection+AsyncSequence.swift
+    let evens = await Array([1, 2, 3, 4].async.filter { $0.isMultiple(of: 2) })
+    print(evens)
+    // Prints [2, 4].
+
+    // Sources/Ripple/Collections/Dictionary+AsyncSequence.swift
+    let names = await Dictionary(uniqueKeysWithValues: zip([1, 2].async, ["one", "two"].async))
+    print(names[2] ?? "none")
+    // Prints two.
+
+    let words = ["to", "be", "or", "not", "to", "be"].async.map { word in (word, 1) }
+    let counts = await Dictionary(words, uniquingKeysWith: +)
+    print(counts["to"] ?? 0, counts["not"] ?? 0)
+    // Prints 2 1.
+
+    let byInitial = await Dictionary(grouping: ["apple", "avocado", "banana"].async) { word in word.first! }
+    print(byInitial["a"] ?? [])
+    // Prints ["apple", "avocado"].
+
+    // Sources/Ripple/Collections/SetAlgebra+AsyncSequence.swift
+    let tags = await Set(["swift", "async", "swift"].async)
+    print(tags.sorted())
+    // Prints ["async", "swift"].
+
+    #expect(printedLines == ["[2, 4]", "two", "2 1", #"["apple", "avocado"]"#, #"["async", "swift"]"#])
+  }
 }
 
 // The README's example, verbatim.
@@ -61,4 +93,12 @@ struct DocExampleTests {
 /// Stands in for `Swift.print` in this file, so the examples' output can be checked.
 @MainActor private func print(_ value: Int) {
   printed.append(value)
+}
+
+/// What the examples that print other values printed, one line per call.
+@MainActor private var printedLines: [String] = []
+
+/// Stands in for `Swift.print` for the examples that print other values than one `Int`.
+@MainActor private func print(_ values: Any...) {
+  printedLines.append(values.map { String(describing: $0) }.joined(separator: " "))
 }

@@ -55,6 +55,16 @@ struct GuideDiagramTests {
     #expect(await marbles("a-b|", "c----d|") { inputs, _ in chain(inputs[0], inputs[1]) } == "a-bc-d|")
   }
 
+  @Test("Joined.md")
+  func joinedDiagrams() async {
+    let joined = await marbles("a-b|", "-----c-d|") { inputs, _ in [inputs[0], inputs[1]].async.joined() }
+    #expect(joined == "a-b--c-d|")
+    let separated = await marbles("a-b|", "-----c-d|", "x|") { inputs, _ in
+      [inputs[0], inputs[1]].async.joined(separator: inputs[2])
+    }
+    #expect(separated == "a-bx-c-d|")
+  }
+
   @Test("RemoveDuplicates.md")
   func removeDuplicatesDiagrams() async {
     #expect(await marbles("aab-bbc-c|") { inputs, _ in inputs[0].removeDuplicates() } == "a-b---c--|")
