@@ -285,6 +285,43 @@ struct ChunksOfCountOrSignalTests {
   }
 }
 
+/// The diagrams of `Sources/Ripple/Ripple.docc/Chunked.md`, run: change both together.
+@Suite("Chunked.md diagrams", .timeLimit(.minutes(1)))
+struct ChunkedGuideDiagramTests {
+  @Test("Chunked.md: a group ends where the next one's first element arrives")
+  func group() async {
+    #expect(await marbles("ab-a|") { inputs, _ in joined(inputs[0].chunked(by: <)) } == "---'ab'[a|]")
+  }
+
+  @Test("Chunked.md: count or signal, whichever first")
+  func countOrSignal() async {
+    let output = await marbles("abcd-e--f|", "----s-----") { inputs, _ in
+      joined(inputs[0].chunks(ofCount: 3, or: inputs[1]))
+    }
+    #expect(output == "--'abc'-d----['ef'|]")
+  }
+
+  @Test("Chunked.md: count or timer, the timer ticking at 4 and 8")
+  func countOrTimer() async {
+    let output = await marbles("abc--d-e-|") { inputs, clock in
+      joined(inputs[0].chunks(ofCount: 3, or: .repeating(every: .seconds(4), clock: clock)))
+    }
+    #expect(output == "--'abc'-----'de'|")
+  }
+
+  @Test("Chunked.md: signal only")
+  func signalOnly() async {
+    let output = await marbles("ab-c-de|", "--s-s--") { inputs, _ in joined(inputs[0].chunked(by: inputs[1])) }
+    #expect(output == "--'ab'-c--['de'|]")
+  }
+
+  @Test("Chunked.md: the signal's error")
+  func signalError() async {
+    let output = await marbles("ab----|", "---^") { inputs, _ in joined(inputs[0].chunked(by: inputs[1])) }
+    #expect(output == "---^")
+  }
+}
+
 @Suite("chunks with a signal: mixed failure types", .timeLimit(.minutes(1)))
 struct ChunksMixedFailureTests {
   enum Other: Error, Equatable { case other }
