@@ -106,11 +106,12 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// log lines of each 4-second window.
 ///
 /// ```swift
-/// for await batch in events.chunks(ofCount: 3, or: .repeating(every: .seconds(1), clock: clock)) {
+/// for await batch in events.chunks(ofCount: 3, or: .repeating(every: .seconds(4), clock: clock)) {
 ///   upload(batch)
 /// }
-/// // events: a-b-c-d---e------f-|    (one tick 250 ms: the timer ticks at 4, 8, 12 and 16)
-/// // Prints [a, b, c] at 2 (the count), [d] at 4 (the timer), [e] at 8, [f] at 16 (the timer), then finishes.
+/// // events: abc--d-e-|    (one element a second; the timer ticks at 4 s and 8 s)
+/// // Uploads [a, b, c] at 2 s (the count), [d, e] at 8 s (the timer; the tick at 4 s found nothing), then
+/// // finishes at 9 s.
 /// ```
 ///
 /// A signal's element ends the chunk being gathered, if it holds an element: a signal after an empty chunk makes
