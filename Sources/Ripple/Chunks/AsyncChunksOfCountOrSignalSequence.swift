@@ -17,6 +17,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   }
 
   /// Returns ``_Concurrency/AsyncSequence/chunks(ofCount:or:into:)-(_,Signal,_)`` gathering into arrays.
+  ///
+  /// It behaves as ``AsyncChunksOfCountOrSignalSequence``, which shows an example.
   @inlinable
   public func chunks<Signal: AsyncSequence & Sendable>(
     ofCount count: Int, or signal: Signal
@@ -41,6 +43,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   }
 
   /// Returns ``_Concurrency/AsyncSequence/chunked(by:into:)-(Signal,_)`` gathering into arrays.
+  ///
+  /// It behaves as ``AsyncChunksOfCountOrSignalSequence``, which shows an example.
   @inlinable
   public func chunked<Signal: AsyncSequence & Sendable>(
     by signal: Signal
@@ -66,6 +70,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 
   /// Returns ``_Concurrency/AsyncSequence/chunks(ofCount:or:into:)-(_,AsyncTimerSequence<C>,_)`` gathering into
   /// arrays.
+  ///
+  /// It behaves as ``AsyncChunksOfCountOrSignalSequence``, which shows an example.
   @inlinable
   public func chunks<C: Clock>(
     ofCount count: Int, or timer: AsyncTimerSequence<C>
@@ -91,6 +97,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   }
 
   /// Returns ``_Concurrency/AsyncSequence/chunked(by:into:)-(AsyncTimerSequence<C>,_)`` gathering into arrays.
+  ///
+  /// It behaves as ``AsyncChunksOfCountOrSignalSequence``, which shows an example.
   @inlinable
   public func chunked<C: Clock>(
     by timer: AsyncTimerSequence<C>
