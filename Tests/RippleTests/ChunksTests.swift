@@ -212,6 +212,9 @@ struct ChunksOfCountOrSignalTests {
     let throwing = ControlledSequence<Int>().chunked(by: .repeating(every: .seconds(1), clock: clock))
     #expect(failure(of: throwing) == ObjectIdentifier(Boom.self))
     #expect(failure(of: chunks) == ObjectIdentifier(Never.self))
+    // The suspending clock's shorthand, as in swift-async-algorithms' guide.
+    let everySecond = finiteStream([1]).chunks(ofCount: 10, or: .repeating(every: .seconds(1)))
+    #expect(failure(of: everySecond.chunked(by: .repeating(every: .seconds(4)))) == ObjectIdentifier(Never.self))
   }
 
   @Test("cancelling the consuming task cancels base and signal; the gathered elements make a last chunk")

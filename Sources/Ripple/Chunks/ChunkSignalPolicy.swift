@@ -13,7 +13,7 @@
 /// base's end cancels the signal, and the consumer gets the end after the base's last element.
 @usableFromInline
 struct _ChunkSignalPolicy<Element: Sendable>: _FanInPolicy {
-  @usableFromInline var merge = _MergePolicy<Element?>()
+  @usableFromInline let merge = _MergePolicy<Element?>()
 
   @inlinable init() {}
 
