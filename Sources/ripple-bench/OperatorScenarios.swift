@@ -92,6 +92,17 @@ func operatorScenarios() -> [Scenario] {
       precondition(sum == 2 * (operatorElements / 2) * (operatorElements / 2 - 1) / 2)
       return seen
     },
+    Scenario(name: "chunks.ofCount", baseline: "asyncstream.raw", operations: operatorElements) {
+      let stream = producedStream(count: operatorElements) { $0 }
+      var sum = 0
+      var seen = 0
+      for await chunk in stream.chunks(ofCount: 10) {
+        for value in chunk { sum &+= value }
+        seen += chunk.count
+      }
+      precondition(sum == operatorElements * (operatorElements - 1) / 2)
+      return seen
+    },
   ]
 }
 

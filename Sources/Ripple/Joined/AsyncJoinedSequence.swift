@@ -130,16 +130,6 @@ extension AsyncJoinedSequence: Sendable where Base: Sendable {}
 @available(*, unavailable)
 extension AsyncJoinedSequence.Iterator: Sendable {}
 
-extension AsyncSequence {
-  /// This sequence, which cannot fail, as one that fails with `NewFailure`: what `joined` uses to make a base or a
-  /// separator that cannot fail agree with the others.
-  @inlinable
-  func _failing<NewFailure: Error>(as _: NewFailure.Type) -> AsyncMapErrorSequence<Self, NewFailure>
-  where Failure == Never {
-    AsyncMapErrorSequence(self, transform: _neverFails)
-  }
-}
-
 extension AsyncSequence where Element: AsyncSequence & SendableMetatype, Element.Failure == Never {
   /// This sequence with inner sequences that cannot fail made ones that fail with `NewFailure`.
   @inlinable

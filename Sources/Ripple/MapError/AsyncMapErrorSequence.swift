@@ -102,3 +102,12 @@ extension AsyncSequence {
     AsyncMapErrorSequence(self) { $0 }
   }
 }
+
+extension AsyncSequence where Failure == Never {
+  /// This sequence, which cannot fail, typed as failing with `NewFailure`: what `joined` and the chunking signal
+  /// forms use to make a part that cannot fail agree with the others.
+  @inlinable
+  func _failing<NewFailure: Error>(as _: NewFailure.Type) -> AsyncMapErrorSequence<Self, NewFailure> {
+    AsyncMapErrorSequence(self, transform: _neverFails)
+  }
+}
