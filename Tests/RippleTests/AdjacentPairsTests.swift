@@ -1,3 +1,4 @@
+import RippleTesting
 import Testing
 
 @testable import Ripple
@@ -21,13 +22,11 @@ struct AdjacentPairsTests {
     #expect(output == expected)
   }
 
-  @Test("the doc comment's example: the differences 2, -1, 4")
-  func docExample() async {
-    var differences: [Int] = []
-    for await (before, after) in [3, 5, 4, 8].async.adjacentPairs() {
-      differences.append(after - before)
-    }
-    #expect(differences == [2, -1, 4])
+  @Test(
+    "AdjacentPairs.md: a pair when the second element comes; 'ab' is one tick holding (a, b)",
+    arguments: [("a-b--c|", "--'ab'--'bc'|"), ("a--|", "---|"), ("ab^", "-'ab'^")])
+  func guideDiagrams(input: String, expected: String) async {
+    #expect(await marbles(input) { inputs, _ in inputs[0].adjacentPairs().map { $0 + $1 } } == expected)
   }
 
   @Test(

@@ -1,4 +1,5 @@
 import Observation
+import RippleTesting
 import Testing
 
 @testable import Ripple
@@ -82,15 +83,20 @@ struct ReductionsTests {
     #expect(calls == [])
   }
 
-  @Test("the purchases example: a running total of a field of each element")
-  func purchases() async {
-    struct Purchase: Sendable { var price: Int }
-    let purchases = [3, 1, 4].map(Purchase.init).async
-    var totals: [Int] = []
-    for await total in purchases.reductions(0, { total, purchase in total + purchase.price }) {
-      totals.append(total)
-    }
-    #expect(totals == [3, 4, 8])
+  @Test(
+    "Reductions.md: reductions(0, +), a result in the tick of each element",
+    arguments: [("1-2--3|", "1-3--6|"), ("1-2^", "1-3^"), ("--|", "--|")])
+  func guideSumDiagrams(input: String, expected: String) async {
+    let output = await marbles(input) { inputs, _ in inputs[0].map { Int($0)! }.reductions(0, +).map(String.init) }
+    #expect(output == expected)
+  }
+
+  @Test(
+    "Reductions.md: reductions(max), the first element as it is",
+    arguments: [("3-1-4-2|", "3-3-4-4|"), ("5|", "5|")])
+  func guideMaxDiagrams(input: String, expected: String) async {
+    let output = await marbles(input) { inputs, _ in inputs[0].map { Int($0)! }.reductions(max).map(String.init) }
+    #expect(output == expected)
   }
 
   @Test("a transform that awaits compiles and runs in order")

@@ -39,7 +39,7 @@ extension AsyncSequence where Element: Sendable {
     AsyncInterspersedSequence(self, every: every, separator: .produce(separator))
   }
 
-  /// Returns ``_Concurrency/AsyncSequence/interspersed(every:with:)-(_,()async(Failure)->Self.Element)`` with a
+  /// Returns ``_Concurrency/AsyncSequence/interspersed(every:with:)-4xvdb`` with a
   /// synchronous separator closure, called without an `async` frame.
   @_documentation(visibility: internal)
   @inlinable
@@ -55,7 +55,7 @@ extension AsyncSequence where Element: Sendable {
 // `throws(Failure)` overloads above and the throwing ones of `AsyncThrowingInterspersedSequence`, which are
 // constrained to such bases; these, as constrained and more specific than both, settle it.
 extension AsyncSequence where Element: Sendable, Failure == Never {
-  /// Returns ``_Concurrency/AsyncSequence/interspersed(every:with:)-(_,()async(Failure)->Self.Element)`` with a
+  /// Returns ``_Concurrency/AsyncSequence/interspersed(every:with:)-4xvdb`` with a
   /// separator closure that does not throw, for a base that does not throw.
   @_documentation(visibility: internal)
   @inlinable
@@ -66,7 +66,7 @@ extension AsyncSequence where Element: Sendable, Failure == Never {
     AsyncInterspersedSequence(self, every: every, separator: .produce(separator))
   }
 
-  /// Returns ``_Concurrency/AsyncSequence/interspersed(every:with:)-(_,()async(Failure)->Self.Element)`` with a
+  /// Returns ``_Concurrency/AsyncSequence/interspersed(every:with:)-4xvdb`` with a
   /// synchronous separator closure that does not throw, for a base that does not throw.
   @_documentation(visibility: internal)
   @inlinable

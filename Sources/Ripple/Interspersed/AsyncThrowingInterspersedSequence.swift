@@ -1,11 +1,6 @@
 extension AsyncSequence where Element: Sendable, Failure == Never {
-  /// Returns ``_Concurrency/AsyncSequence/interspersed(every:with:)-(_,()async(Failure)->Self.Element)`` with
+  /// Returns ``_Concurrency/AsyncSequence/interspersed(every:with:)-4xvdb`` with
   /// separators made by a closure that may throw any error, for a base that does not throw.
-  ///
-  /// ```swift
-  /// let lines = entries.interspersed { try await renderer.divider() }
-  /// for try await line in lines { print(line) }
-  /// ```
   ///
   /// A throwing base's own `interspersed(every:with:)` takes a closure that throws its `Failure` — any error when
   /// that is `any Error`; for another error type, `mapError(_:)` the base first. See
@@ -22,7 +17,7 @@ extension AsyncSequence where Element: Sendable, Failure == Never {
     AsyncThrowingInterspersedSequence(self, every: every, separator: .produce(separator))
   }
 
-  /// Returns ``_Concurrency/AsyncSequence/interspersed(every:with:)-(_,()async->Self.Element)`` with a
+  /// Returns ``_Concurrency/AsyncSequence/interspersed(every:with:)->AsyncThrowingInterspersedSequence<Self>`` with a
   /// synchronous separator closure, called without an `async` frame.
   @_documentation(visibility: internal)
   @inlinable
@@ -37,7 +32,14 @@ extension AsyncSequence where Element: Sendable, Failure == Never {
 /// An asynchronous sequence of a base sequence's elements with separators, made by a closure that may throw any
 /// error, between them.
 ///
-/// Made by ``_Concurrency/AsyncSequence/interspersed(every:with:)-(_,()async->Self.Element)`` with a throwing
+/// ```swift
+/// for try await line in entries.interspersed(with: { try await renderer.divider() }) {
+///   print(line)
+/// }
+/// // entries a, b and a renderer that fails: prints a, then the renderer's error is thrown.
+/// ```
+///
+/// Made by ``_Concurrency/AsyncSequence/interspersed(every:with:)->AsyncThrowingInterspersedSequence<Self>`` with a throwing
 /// closure, over a base that does not throw. It behaves as ``AsyncInterspersedSequence`` does, but throws the
 /// closure's error, as `any Error`; after it `next()` returns `nil`, and the element that would have followed the
 /// separator is dropped. Cancellation is the base's.

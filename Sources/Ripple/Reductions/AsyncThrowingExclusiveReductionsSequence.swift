@@ -44,6 +44,14 @@ extension AsyncSequence where Element: Sendable {
 /// An asynchronous sequence of the running results of folding a base sequence's elements into an initial value
 /// with a transform that may throw any error: Combine's `tryScan`.
 ///
+/// ```swift
+/// let balances = payments.reductions(0) { balance, payment in
+///   guard balance + payment.amount >= 0 else { throw Overdrawn() }
+///   return balance + payment.amount
+/// }
+/// // payments of 5, -3, -4: 5, 2, then Overdrawn is thrown.
+/// ```
+///
 /// The reductions with a throwing transform of ``_Concurrency/AsyncSequence/reductions(_:_:)->AsyncThrowingExclusiveReductionsSequence<Self,Result>``
 /// and ``_Concurrency/AsyncSequence/reductions(into:_:)->AsyncThrowingExclusiveReductionsSequence<Self,Result>``;
 /// they are chosen only for a transform that throws something other than the base's `Failure`. It behaves as

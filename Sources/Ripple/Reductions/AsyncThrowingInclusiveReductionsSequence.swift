@@ -17,6 +17,15 @@ extension AsyncSequence where Element: Sendable {
 /// An asynchronous sequence of the running results of combining a base sequence's elements, the first element
 /// being the first result, with a transform that may throw any error.
 ///
+/// ```swift
+/// let totals = amounts.reductions { total, amount in
+///   let (sum, overflow) = total.addingReportingOverflow(amount)
+///   if overflow { throw Overflow() }
+///   return sum
+/// }
+/// // amounts of 1, 2, Int.max: 1, 3, then Overflow is thrown.
+/// ```
+///
 /// The reductions of ``_Concurrency/AsyncSequence/reductions(_:)->AsyncThrowingInclusiveReductionsSequence<Self>``,
 /// chosen only for a transform that throws something other than the base's `Failure`. It behaves as
 /// ``AsyncInclusiveReductionsSequence`` does, but throws `any Error`: the base's errors and the transform's. After
