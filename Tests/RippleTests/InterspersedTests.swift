@@ -145,13 +145,18 @@ struct InterspersedTests {
     #expect(base.wasCancelled)
   }
 
+  #if os(macOS) || os(Linux) || os(FreeBSD) || os(Windows)  // where Swift Testing runs exit tests
   @Test("every below 1 stops the program when the sequence is made, naming the value")
   func everyBelowOne() async throws {
     let exit = try await #require(
       processExitsWith: .failure, observing: [\.standardErrorContent],
       performing: { _ = [1, 2].async.interspersed(every: 0, with: 0) })
+    #if DEBUG  // an optimised build stops without printing a precondition's message
     #expect(String(decoding: exit.standardErrorContent, as: UTF8.self).contains("every >= 1, got 0"))
+    #endif
+    _ = exit
   }
+  #endif
 
   @Test("a non-throwing base with a non-throwing separator gives a non-throwing sequence")
   func typedThrows() async {

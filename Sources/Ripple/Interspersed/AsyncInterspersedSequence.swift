@@ -94,13 +94,14 @@ extension AsyncSequence where Element: Sendable, Failure == Never {
 /// after each `n` elements of the base, and only once the base has produced the element after it — so a separator
 /// and the element that follows arrive together, and a base that ends after a multiple of `n` elements ends with an
 /// element. A separator made by a closure is made when it is due, by the consumer's `next()`, on the isolation the
-/// closure was written in (as the body of `Task { }` runs); the closure is `async`, as in swift-async-algorithms.
-/// No task, no lock, no allocation per element.
+/// closure was written in (as the body of `Task { }` runs); it may be synchronous or `async`, as in
+/// swift-async-algorithms. No task, no lock, no allocation per element.
 ///
 /// - The sequence finishes when the base finishes; an empty base gives an empty sequence, a one-element base that
 ///   element.
-/// - It throws what the base throws; a separator closure may throw the base's `Failure` too (one throwing another
-///   error gives an ``AsyncThrowingInterspersedSequence``), so a non-throwing base gives a non-throwing sequence.
+/// - It throws what the base throws; a separator closure may throw the base's `Failure` too, so a non-throwing base
+///   gives a non-throwing sequence (over such a base, a closure throwing any error gives an
+///   ``AsyncThrowingInterspersedSequence``).
 ///   An error comes after the elements before it, and without a separator before it; then `next()` returns `nil`.
 ///   An error of the separator closure drops the element that would have followed.
 /// - Cancellation is the base's: the operator neither checks for it nor has anything to cancel.
