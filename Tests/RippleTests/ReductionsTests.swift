@@ -36,6 +36,22 @@ struct ReductionsTests {
     #expect(output == expected)
   }
 
+  @Test("reductions(into:_:) changes the result in place once the consumer has let go of the last one")
+  @MainActor func updatesInPlace() async {
+    var storage: Set<UInt> = []
+    var initial: [Int] = []
+    initial.reserveCapacity(8)
+    let collected = finiteStream([1, 2, 3, 4]).reductions(into: initial) { numbers, number in
+      numbers.append(number)
+      // Where the elements live: one address throughout means no copy was made.
+      storage.insert(numbers.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) })
+    }
+    var count = 0
+    for await numbers in collected { count = numbers.count }
+    #expect(count == 4)
+    #expect(storage.count == 1)
+  }
+
   @Test(
     "reductions(_:): the first element as it is, then each running result",
     arguments: [([], []), ([7], [7]), ([3, 1, 4, 1, 5], [3, 3, 4, 4, 5])] as [([Int], [Int])])
