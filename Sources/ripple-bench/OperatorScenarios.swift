@@ -103,6 +103,28 @@ func operatorScenarios() -> [Scenario] {
       precondition(sum == operatorElements * (operatorElements - 1) / 2)
       return seen
     },
+    Scenario(name: "reductions", baseline: "asyncstream.raw", operations: operatorElements) {
+      let stream = producedStream(count: operatorElements) { $0 }
+      var last = 0
+      var seen = 0
+      for await total in stream.reductions(0, +) {
+        last = total
+        seen += 1
+      }
+      precondition(last == operatorElements * (operatorElements - 1) / 2)
+      return seen
+    },
+    Scenario(name: "adjacentPairs", baseline: "asyncstream.raw", operations: operatorElements) {
+      let stream = producedStream(count: operatorElements) { $0 }
+      var sum = 0
+      var seen = 0
+      for await (previous, next) in stream.adjacentPairs() {
+        sum &+= next &- previous
+        seen += 1
+      }
+      precondition(sum == operatorElements - 1 && seen == operatorElements - 1)
+      return seen
+    },
   ]
 }
 

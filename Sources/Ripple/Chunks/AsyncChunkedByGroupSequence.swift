@@ -16,7 +16,7 @@ extension AsyncSequence where Element: Sendable {
   /// `belongInSameGroup(previous, next)` is asked of each element and the one before it; `false` delivers the
   /// group gathered so far and starts a new one with `next`. So a group is delivered only once the first element
   /// of the next one has arrived, or the base has finished: the last group comes then. The predicate runs on the
-  /// isolation it was written in, as in ``_Concurrency/AsyncSequence/removeDuplicates(by:)`` (see
+  /// isolation it was written in, as in ``_Concurrency/AsyncSequence/removeDuplicates(by:)-(_)->AsyncRemoveDuplicatesByPredicateSequence<Self>`` (see
   /// <doc:RemoveDuplicates>), so the sequence is `Sendable` when its base is; it may throw what the base throws
   /// (its `Failure`), and a non-throwing base gives a non-throwing sequence. (swift-async-algorithms takes a
   /// non-throwing predicate, which moves over unchanged.)

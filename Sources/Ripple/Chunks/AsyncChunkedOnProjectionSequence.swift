@@ -18,7 +18,7 @@ extension AsyncSequence where Element: Sendable {
   /// `Dictionary(uniqueKeysWithValues:)`.
   ///
   /// `projection` runs once per element, on the isolation it was written in, as the predicate of
-  /// ``_Concurrency/AsyncSequence/removeDuplicates(by:)`` does (see <doc:RemoveDuplicates>), so the sequence is
+  /// ``_Concurrency/AsyncSequence/removeDuplicates(by:)-(_)->AsyncRemoveDuplicatesByPredicateSequence<Self>`` does (see <doc:RemoveDuplicates>), so the sequence is
   /// `Sendable` when its base is. It may throw what the base throws (its `Failure`), and a non-throwing base gives a
   /// non-throwing sequence. The base's or the projection's error is thrown as it is, the group gathered so far
   /// dropped; after it `next()` returns `nil`. It starts no task: cancellation is the base's. See <doc:Chunked>.
