@@ -66,3 +66,9 @@ extension AsyncSyncSequence: Sendable where Base: Sendable {}
 
 @available(*, unavailable)
 extension AsyncSyncSequence.Iterator: Sendable {}
+
+/// swift-async-algorithms' former name of ``AsyncSyncSequence``, so code that spells it compiles.
+///
+/// ``Swift/Sequence/async`` returns an ``AsyncSyncSequence``, which shows an example.
+@available(*, deprecated, renamed: "AsyncSyncSequence")
+public typealias AsyncLazySequence<Base: Sequence> = AsyncSyncSequence<Base>
