@@ -6,6 +6,9 @@ import Ripple
 /// producer runs ahead into a buffer: these rows show what the back-pressure costs.
 func channelScenarios() -> [Scenario] {
   [
+    Scenario(name: "channel.raw", baseline: "asyncstream.raw", operations: operatorElements) {
+      await sumAll(producedChannel(count: operatorElements) { $0 })
+    },
     Scenario(name: "channel", baseline: "asyncstream.raw", operations: operatorElements) {
       let channel = AsyncChannel<Int>()
       Task {

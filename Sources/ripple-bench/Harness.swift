@@ -6,6 +6,8 @@ struct Scenario: Sendable {
   let baseline: String
   /// Operations per run; `ns_per_op` divides a run's time by this.
   let operations: Int
+  /// Whether the row also reports its ratio to the floors (``Harness/floors``): the operator rows.
+  var floors = false
   /// Runs the workload once and returns how many values its consumer saw.
   let run: @Sendable () async -> Int
   /// For a scenario that measures its own time per operation (a latency): runs once and returns that time in
@@ -27,10 +29,15 @@ struct Measurement: Sendable {
   let nanosecondsPerOperation: Double
   let valuesSeen: Int
   var ratio = 1.0
+  /// The ratio to each floor of ``Harness/floors``, for a row that reports them; `nan` where a floor did not run.
+  var floorRatios: [Double] = []
 }
 
 /// Runs scenarios and computes ratios against baselines measured in the same run.
 struct Harness {
+  /// What an operator row is also compared with: the synchronous push of Combine at best, and Ripple's channel alone.
+  static let floors = ["floor.sync", "channel.raw"]
+
   var runs = 7
   var warmups = 1
 
@@ -66,6 +73,11 @@ struct Harness {
         results[index].ratio = results[index].nanosecondsPerOperation / base.nanosecondsPerOperation
       } else {
         results[index].ratio = .nan
+      }
+      guard results[index].scenario.floors else { continue }
+      results[index].floorRatios = Self.floors.map { floor in
+        guard let floor = results.first(where: { $0.scenario.name == floor }) else { return .nan }
+        return results[index].nanosecondsPerOperation / floor.nanosecondsPerOperation
       }
     }
     return results

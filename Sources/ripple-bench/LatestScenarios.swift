@@ -11,45 +11,50 @@ let cancelLatencySamples = 2_000
 
 /// `mapLatest` and `flatMapLatest` throughput, and how fast `mapLatest` cancels a superseded transform.
 func latestScenarios() -> [Scenario] {
-  [
-    Scenario(name: "mapLatest.instant", baseline: "asyncstream.raw", operations: mapLatestElements) {
-      let (stream, input) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .unbounded)
-      let producer = Task {
-        for value in 1...mapLatestElements { input.yield(value) }
-        input.finish()
-      }
-      var seen = 0
-      var last = 0
-      for await value in stream.mapLatest({ $0 }) {
-        seen += 1
-        last = value
-      }
-      await producer.value
-      precondition(last == mapLatestElements, "mapLatest lost the final value")
-      return seen
-    },
-    .latency(name: "mapLatest.cancel-latency", operations: cancelLatencySamples) {
-      await measureCancelLatency()
-    },
+  sourced("mapLatest.instant", operations: mapLatestElements) { source in
+    switch source {
+    case .stream: return await lastOfMapLatest(producedStream(count: mapLatestElements) { $0 + 1 })
+    case .channel: return await lastOfMapLatest(producedChannel(count: mapLatestElements) { $0 + 1 })
+    }
+  }
     // A synchronous inner per element, so that the row measures the hand-off: an inner task per element, its
     // element handed to the consumer, its end or its supersession.
-    Scenario(name: "flatMapLatest", baseline: "asyncstream.raw", operations: flatMapLatestElements) {
-      let (stream, input) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .unbounded)
-      let producer = Task {
-        for value in 1...flatMapLatestElements { input.yield(value) }
-        input.finish()
+    + sourced("flatMapLatest", operations: flatMapLatestElements) { source in
+      switch source {
+      case .stream: return await lastOfFlatMapLatest(producedStream(count: flatMapLatestElements) { $0 + 1 })
+      case .channel: return await lastOfFlatMapLatest(producedChannel(count: flatMapLatestElements) { $0 + 1 })
       }
-      var seen = 0
-      var last = 0
-      for await value in stream.flatMapLatest({ SyncRun(value: $0, count: flatMapLatestInnerCount) }) {
-        seen += 1
-        last = value
+    } + [
+      .latency(name: "mapLatest.cancel-latency", operations: cancelLatencySamples) {
+        await measureCancelLatency()
       }
-      await producer.value
-      precondition(last == flatMapLatestElements, "flatMapLatest lost the final inner")
-      return seen
-    },
-  ]
+    ]
+}
+
+/// `mapLatest` with a transform that returns at once; checks that the last element's result came out.
+@inline(__always)
+func lastOfMapLatest<S: AsyncSequence<Int, Never> & Sendable>(_ sequence: S) async -> Int {
+  var seen = 0
+  var last = 0
+  for await value in sequence.mapLatest({ $0 }) {
+    seen += 1
+    last = value
+  }
+  precondition(last == mapLatestElements, "mapLatest lost the final value")
+  return seen
+}
+
+/// `flatMapLatest` with an inner of ``flatMapLatestInnerCount`` synchronous elements; checks the last inner's came out.
+@inline(__always)
+func lastOfFlatMapLatest<S: AsyncSequence<Int, Never> & Sendable>(_ sequence: S) async -> Int {
+  var seen = 0
+  var last = 0
+  for await value in sequence.flatMapLatest({ SyncRun(value: $0, count: flatMapLatestInnerCount) }) {
+    seen += 1
+    last = value
+  }
+  precondition(last == flatMapLatestElements, "flatMapLatest lost the final inner")
+  return seen
 }
 
 /// The median time, in nanoseconds, from a new element entering the base to the superseded transform's

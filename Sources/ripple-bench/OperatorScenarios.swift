@@ -3,129 +3,223 @@ import Ripple
 /// Elements per run of an operator scenario, over all its streams.
 let operatorElements = 1_000_000
 
-/// The operators over `AsyncStream`s fed by concurrent producer tasks, against a bare `AsyncStream`.
+/// The operators over sources fed by concurrent producer tasks, against the bare sources.
 ///
-/// Each scenario spells out its loop: a shared `drain(_: some AsyncSequence<Int, Never>)` helper was tried and not
-/// specialised, which made `combineLatest2.sum` read 3.25× instead of ~0.7×.
+/// Each operator row runs twice: over an `AsyncStream` (named plainly, baseline `asyncstream.raw`) and over Ripple's
+/// channel (named `….channel`, baseline `channel.raw`); both report their ratio to the floors too. A row's work is a
+/// generic function that is `@inline(__always)`, so each call site specialises it for its source: a shared
+/// `drain(_: some AsyncSequence<Int, Never>)` helper without it was not specialised, and made `combineLatest2.sum`
+/// read 3.25× instead of ~0.7×.
 func operatorScenarios() -> [Scenario] {
   [
     Scenario(name: "asyncstream.raw", baseline: "asyncstream.raw", operations: operatorElements) {
-      let stream = producedStream(count: operatorElements) { $0 }
-      var sum = 0
-      var seen = 0
-      for await value in stream {
-        sum &+= value
-        seen += 1
-      }
-      precondition(sum == operatorElements * (operatorElements - 1) / 2)
-      return seen
+      await sumAll(producedStream(count: operatorElements) { $0 })
     },
-    Scenario(name: "chain.dedup-compact-map", baseline: "asyncstream.raw", operations: operatorElements) {
-      // Pairs of repeats, and every fourth element `nil`: half the elements survive.
-      let stream = producedStream(count: operatorElements) { index in index % 4 == 3 ? nil : index / 2 }
-      var sum = 0
-      var seen = 0
-      for await value in stream.removeDuplicates().compacted().map({ $0 &* 2 }) {
-        sum &+= value
-        seen += 1
-      }
-      precondition(sum > 0)
-      return seen
-    },
-    Scenario(name: "removeDuplicates.by", baseline: "asyncstream.raw", operations: operatorElements) {
-      // Pairs of repeats: half the elements survive the predicate.
-      let stream = producedStream(count: operatorElements) { $0 / 2 }
-      var sum = 0
-      var seen = 0
-      for await value in stream.removeDuplicates(by: { $0 == $1 }) {
-        sum &+= value
-        seen += 1
-      }
-      precondition(sum > 0)
-      return seen
-    },
-    Scenario(name: "combineLatest2.sum", baseline: "asyncstream.raw", operations: operatorElements) {
-      let first = producedStream(count: operatorElements / 2) { $0 }
-      let second = producedStream(count: operatorElements / 2) { $0 }
-      var sum = 0
-      var seen = 0
-      for await value in combineLatest(first, second).map(+) {
-        sum &+= value
-        seen += 1
-      }
-      precondition(sum > 0)
-      return seen
-    },
-    Scenario(name: "merge2", baseline: "asyncstream.raw", operations: operatorElements) {
-      let first = producedStream(count: operatorElements / 2) { $0 }
-      let second = producedStream(count: operatorElements / 2) { $0 }
-      var sum = 0
-      var seen = 0
-      for await value in merge(first, second) {
-        sum &+= value
-        seen += 1
-      }
-      precondition(sum == 2 * (operatorElements / 2) * (operatorElements / 2 - 1) / 2)
-      return seen
-    },
-    Scenario(name: "chain2", baseline: "asyncstream.raw", operations: operatorElements) {
-      let first = producedStream(count: operatorElements / 2) { $0 }
-      let second = producedStream(count: operatorElements / 2) { $0 }
-      var sum = 0
-      var seen = 0
-      for await value in chain(first, second) {
-        sum &+= value
-        seen += 1
-      }
-      precondition(sum == 2 * (operatorElements / 2) * (operatorElements / 2 - 1) / 2)
-      return seen
-    },
-    Scenario(name: "zip2", baseline: "asyncstream.raw", operations: operatorElements) {
-      let first = producedStream(count: operatorElements / 2) { $0 }
-      let second = producedStream(count: operatorElements / 2) { $0 }
-      var sum = 0
-      var seen = 0
-      for await (left, right) in zip(first, second) {
-        sum &+= left &+ right
-        seen += 2
-      }
-      precondition(sum == 2 * (operatorElements / 2) * (operatorElements / 2 - 1) / 2)
-      return seen
-    },
-    Scenario(name: "chunks.ofCount", baseline: "asyncstream.raw", operations: operatorElements) {
-      let stream = producedStream(count: operatorElements) { $0 }
-      var sum = 0
-      var seen = 0
-      for await chunk in stream.chunks(ofCount: 10) {
-        for value in chunk { sum &+= value }
-        seen += chunk.count
-      }
-      precondition(sum == operatorElements * (operatorElements - 1) / 2)
-      return seen
-    },
-    Scenario(name: "reductions", baseline: "asyncstream.raw", operations: operatorElements) {
-      let stream = producedStream(count: operatorElements) { $0 }
-      var last = 0
-      var seen = 0
-      for await total in stream.reductions(0, +) {
-        last = total
-        seen += 1
-      }
-      precondition(last == operatorElements * (operatorElements - 1) / 2)
-      return seen
-    },
-    Scenario(name: "adjacentPairs", baseline: "asyncstream.raw", operations: operatorElements) {
-      let stream = producedStream(count: operatorElements) { $0 }
-      var sum = 0
-      var seen = 0
-      for await (previous, next) in stream.adjacentPairs() {
-        sum &+= next &- previous
-        seen += 1
-      }
-      precondition(sum == operatorElements - 1 && seen == operatorElements - 1)
-      return seen
+    Scenario(name: "floor.sync", baseline: "asyncstream.raw", operations: operatorElements) {
+      pushThroughClosures(count: operatorElements)
     },
   ]
+    + sourced("chain.dedup-compact-map") { source in
+      // Pairs of repeats, and every fourth element `nil`: half the elements survive.
+      let element: @Sendable (Int) -> Int? = { index in index % 4 == 3 ? nil : index / 2 }
+      switch source {
+      case .stream: return await dedupCompactMap(producedStream(count: operatorElements, element))
+      case .channel: return await dedupCompactMap(producedChannel(count: operatorElements, element))
+      }
+    }
+    + sourced("removeDuplicates.by") { source in
+      // Pairs of repeats: half the elements survive the predicate.
+      switch source {
+      case .stream: return await dedupByPredicate(producedStream(count: operatorElements) { $0 / 2 })
+      case .channel: return await dedupByPredicate(producedChannel(count: operatorElements) { $0 / 2 })
+      }
+    }
+    + sourced("combineLatest2.sum") { source in
+      switch source {
+      case .stream:
+        return await combineLatestSum(
+          producedStream(count: operatorElements / 2) { $0 }, producedStream(count: operatorElements / 2) { $0 })
+      case .channel:
+        return await combineLatestSum(
+          producedChannel(count: operatorElements / 2) { $0 }, producedChannel(count: operatorElements / 2) { $0 })
+      }
+    }
+    + sourced("merge2") { source in
+      switch source {
+      case .stream:
+        return await sumAll(
+          merge(producedStream(count: operatorElements / 2) { $0 }, producedStream(count: operatorElements / 2) { $0 }),
+          expected: 2 * (operatorElements / 2) * (operatorElements / 2 - 1) / 2)
+      case .channel:
+        return await sumAll(
+          merge(
+            producedChannel(count: operatorElements / 2) { $0 }, producedChannel(count: operatorElements / 2) { $0 }),
+          expected: 2 * (operatorElements / 2) * (operatorElements / 2 - 1) / 2)
+      }
+    }
+    + sourced("chain2") { source in
+      switch source {
+      case .stream:
+        return await sumAll(
+          chain(producedStream(count: operatorElements / 2) { $0 }, producedStream(count: operatorElements / 2) { $0 }),
+          expected: 2 * (operatorElements / 2) * (operatorElements / 2 - 1) / 2)
+      case .channel:
+        return await sumAll(
+          chain(
+            producedChannel(count: operatorElements / 2) { $0 }, producedChannel(count: operatorElements / 2) { $0 }),
+          expected: 2 * (operatorElements / 2) * (operatorElements / 2 - 1) / 2)
+      }
+    }
+    + sourced("zip2") { source in
+      switch source {
+      case .stream:
+        return await zipSum(
+          producedStream(count: operatorElements / 2) { $0 }, producedStream(count: operatorElements / 2) { $0 })
+      case .channel:
+        return await zipSum(
+          producedChannel(count: operatorElements / 2) { $0 }, producedChannel(count: operatorElements / 2) { $0 })
+      }
+    }
+    + sourced("chunks.ofCount") { source in
+      switch source {
+      case .stream: return await chunksOfTen(producedStream(count: operatorElements) { $0 })
+      case .channel: return await chunksOfTen(producedChannel(count: operatorElements) { $0 })
+      }
+    }
+    + sourced("reductions") { source in
+      switch source {
+      case .stream: return await runningTotals(producedStream(count: operatorElements) { $0 })
+      case .channel: return await runningTotals(producedChannel(count: operatorElements) { $0 })
+      }
+    }
+    + sourced("adjacentPairs") { source in
+      switch source {
+      case .stream: return await pairDifferences(producedStream(count: operatorElements) { $0 })
+      case .channel: return await pairDifferences(producedChannel(count: operatorElements) { $0 })
+      }
+    }
+}
+
+/// Where an operator row's elements come from.
+enum Source: CaseIterable {
+  /// An unbounded `AsyncStream` fed by a task of its own: the `asyncstream.raw` floor.
+  case stream
+  /// Ripple's channel fed by a task of its own: the `channel.raw` floor.
+  case channel
+
+  /// The row name's suffix, and the row's baseline.
+  var suffix: String { self == .stream ? "" : ".channel" }
+  var baseline: String { self == .stream ? "asyncstream.raw" : "channel.raw" }
+}
+
+/// One row per source of an operator workload, each compared with its source's floor and with `floor.sync`.
+func sourced(
+  _ name: String, operations: Int = operatorElements, _ work: @escaping @Sendable (Source) async -> Int
+) -> [Scenario] {
+  Source.allCases.map { source in
+    Scenario(name: name + source.suffix, baseline: source.baseline, operations: operations, floors: true) {
+      await work(source)
+    }
+  }
+}
+
+/// Sums every element; checks the total when one is given.
+@inline(__always)
+func sumAll<S: AsyncSequence<Int, Never>>(
+  _ sequence: S, expected: Int = operatorElements * (operatorElements - 1) / 2
+) async -> Int {
+  var sum = 0
+  var seen = 0
+  for await value in sequence {
+    sum &+= value
+    seen += 1
+  }
+  precondition(sum == expected, "lost or changed elements: sum \(sum), expected \(expected)")
+  return seen
+}
+
+@inline(__always)
+func dedupCompactMap<S: AsyncSequence<Int?, Never>>(_ sequence: S) async -> Int {
+  var sum = 0
+  var seen = 0
+  for await value in sequence.removeDuplicates().compacted().map({ $0 &* 2 }) {
+    sum &+= value
+    seen += 1
+  }
+  precondition(sum > 0)
+  return seen
+}
+
+@inline(__always)
+func dedupByPredicate<S: AsyncSequence<Int, Never> & Sendable>(_ sequence: S) async -> Int {
+  var sum = 0
+  var seen = 0
+  for await value in sequence.removeDuplicates(by: { $0 == $1 }) {
+    sum &+= value
+    seen += 1
+  }
+  precondition(sum > 0)
+  return seen
+}
+
+@inline(__always)
+func combineLatestSum<S: AsyncSequence<Int, Never> & Sendable>(_ first: S, _ second: S) async -> Int {
+  var sum = 0
+  var seen = 0
+  for await value in combineLatest(first, second).map(+) {
+    sum &+= value
+    seen += 1
+  }
+  precondition(sum > 0)
+  return seen
+}
+
+@inline(__always)
+func zipSum<S: AsyncSequence<Int, Never> & Sendable>(_ first: S, _ second: S) async -> Int {
+  var sum = 0
+  var seen = 0
+  for await (left, right) in zip(first, second) {
+    sum &+= left &+ right
+    seen += 2
+  }
+  precondition(sum == 2 * (operatorElements / 2) * (operatorElements / 2 - 1) / 2)
+  return seen
+}
+
+@inline(__always)
+func chunksOfTen<S: AsyncSequence<Int, Never>>(_ sequence: S) async -> Int {
+  var sum = 0
+  var seen = 0
+  for await chunk in sequence.chunks(ofCount: 10) {
+    for value in chunk { sum &+= value }
+    seen += chunk.count
+  }
+  precondition(sum == operatorElements * (operatorElements - 1) / 2)
+  return seen
+}
+
+@inline(__always)
+func runningTotals<S: AsyncSequence<Int, Never> & Sendable>(_ sequence: S) async -> Int {
+  var last = 0
+  var seen = 0
+  for await total in sequence.reductions(0, +) {
+    last = total
+    seen += 1
+  }
+  precondition(last == operatorElements * (operatorElements - 1) / 2)
+  return seen
+}
+
+@inline(__always)
+func pairDifferences<S: AsyncSequence<Int, Never>>(_ sequence: S) async -> Int {
+  var sum = 0
+  var seen = 0
+  for await (previous, next) in sequence.adjacentPairs() {
+    sum &+= next &- previous
+    seen += 1
+  }
+  precondition(sum == operatorElements - 1 && seen == operatorElements - 1)
+  return seen
 }
 
 /// An unbounded `AsyncStream` of `element(0..<count)`, fed by a task of its own that finishes it.

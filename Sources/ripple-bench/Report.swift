@@ -1,12 +1,13 @@
 /// Formats measurements as a table for people or as one JSON object for tools.
 enum Report {
   static func table(_ results: [Measurement]) -> String {
-    let header = ["scenario", "ns/op", "baseline", "ratio", "values seen"]
+    let header = ["scenario", "ns/op", "baseline", "ratio"] + Harness.floors.map { "x " + $0 } + ["values seen"]
     let rows = results.map { result in
-      [
+      let floors = result.floorRatios.isEmpty ? Harness.floors.map { _ in "" } : result.floorRatios.map(ratio)
+      return [
         result.scenario.name, format(result.nanosecondsPerOperation, decimals: 1), result.scenario.baseline,
-        format(result.ratio, decimals: 3) + "x", String(result.valuesSeen),
-      ]
+        ratio(result.ratio),
+      ] + floors + [String(result.valuesSeen)]
     }
     let widths = header.indices.map { column in
       ([header] + rows).map { $0[column].count }.max() ?? 0
@@ -26,9 +27,16 @@ enum Report {
     let rows = results.map { result in
       "{\"name\": \(quoted(result.scenario.name)), \"ns_per_op\": \(number(result.nanosecondsPerOperation)), "
         + "\"baseline\": \(quoted(result.scenario.baseline)), \"ratio\": \(number(result.ratio)), "
+        + zip(Harness.floors, result.floorRatios).map { floor, ratio in
+          "\"ratio_to_\(floor.replacingDots())\": \(number(ratio)), "
+        }.joined()
         + "\"values_seen\": \(result.valuesSeen)}"
     }
     return "{\"scenarios\": [" + rows.joined(separator: ", ") + "]}"
+  }
+
+  private static func ratio(_ value: Double) -> String {
+    format(value, decimals: 3) + "x"
   }
 
   private static func number(_ value: Double) -> String {
@@ -60,5 +68,12 @@ enum Report {
       }
     }
     return result + "\""
+  }
+}
+
+extension String {
+  /// `floor.sync` as a JSON key: `floor_sync`.
+  fileprivate func replacingDots() -> String {
+    String(map { $0 == "." ? "_" : $0 })
   }
 }

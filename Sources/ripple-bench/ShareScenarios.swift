@@ -2,20 +2,14 @@ import Ripple
 
 /// `share()` with one and with four consumers of one `AsyncStream`, against a bare `AsyncStream`.
 ///
-/// The loops are spelled out, as in `OperatorScenarios.swift`: a generic drain helper is not specialised.
+/// `share.1` runs over both sources (see `sourced(_:operations:_:)`); `share.4` over the stream only.
 func shareScenarios() -> [Scenario] {
-  [
-    Scenario(name: "share.1", baseline: "asyncstream.raw", operations: operatorElements) {
-      let stream = producedStream(count: operatorElements) { $0 }
-      var sum = 0
-      var seen = 0
-      for await value in stream.share() {
-        sum &+= value
-        seen += 1
-      }
-      precondition(sum == operatorElements * (operatorElements - 1) / 2)
-      return seen
-    },
+  sourced("share.1") { source in
+    switch source {
+    case .stream: return await sumAll(producedStream(count: operatorElements) { $0 }.share())
+    case .channel: return await sumAll(producedChannel(count: operatorElements) { $0 }.share())
+    }
+  } + [
     Scenario(name: "share.4", baseline: "asyncstream.raw", operations: operatorElements) {
       let shared = producedStream(count: operatorElements) { $0 }.share()
       // Each consumer gets every element only if its iterator exists before the first `next()` of any.
@@ -30,7 +24,7 @@ func shareScenarios() -> [Scenario] {
       }
       precondition(seen == 4 * operatorElements)
       return seen
-    },
+    }
   ]
 }
 

@@ -50,7 +50,8 @@ let all: [Scenario] =
   + channelScenarios()
   + shareScenarios()
 var selected = all.filter { scenario in filters.isEmpty || filters.contains { scenario.name.contains($0) } }
-let needed = withBaselines ? Set(selected.map(\.baseline)) : []
+let needed =
+  withBaselines ? Set(selected.map(\.baseline) + (selected.contains(where: \.floors) ? Harness.floors : [])) : []
 selected = all.filter { selected.map(\.name).contains($0.name) || needed.contains($0.name) }
 
 let results = await harness.measure(selected)
