@@ -36,7 +36,7 @@ enum Report {
   }
 
   private static func ratio(_ value: Double) -> String {
-    format(value, decimals: 3) + "x"
+    value.isFinite ? format(value, decimals: 3) + "x" : "n/a"
   }
 
   private static func number(_ value: Double) -> String {
