@@ -168,7 +168,7 @@ struct ChunkedOnProjectionTests {
 }
 
 @Suite("chunks(ofCount:or:), chunked(by:) with a signal", .timeLimit(.minutes(1)))
-struct ChunksOfCountOrSignalTests {
+struct ChunksOfCountOrSignalTests: FailureTypeFixtures {
   @Test(
     "a chunk ends at the count or at the signal; a signal after an empty chunk makes none",
     arguments: [
@@ -307,17 +307,7 @@ struct ChunkedGuideDiagramTests {
 }
 
 @Suite("chunks with a signal: mixed failure types", .timeLimit(.minutes(1)))
-struct ChunksMixedFailureTests {
-  enum Other: Error, Equatable { case other }
-
-  var never: AsyncStream<Int> { finiteStream([1]) }
-  var boom: AsyncMapErrorSequence<AsyncThrowingStream<Int, any Error>, Boom> {
-    failingStream([2]).mapError { _ in .boom }
-  }
-  var other: AsyncMapErrorSequence<AsyncThrowingStream<Int, any Error>, Other> {
-    failingStream([3]).mapError { _ in .other }
-  }
-
+struct ChunksMixedFailureTests: FailureTypeFixtures {
   @Test("one type stays typed, and so does either with a signal or base that never fails; else any Error")
   func failureTypes() {
     #expect(failure(of: never.chunks(ofCount: 2, or: never)) == ObjectIdentifier(Never.self))
@@ -349,9 +339,6 @@ struct ChunksMixedFailureTests {
     input.finish()
   }
 }
-
-/// The error type a sequence throws, as the type checker chose it.
-private func failure<S: AsyncSequence>(of _: S) -> ObjectIdentifier { ObjectIdentifier(S.Failure.self) }
 
 private func requireSendable<T: Sendable>(_: T) {}
 

@@ -160,8 +160,6 @@ struct CollectionsTests {
   let source = NonSendableCounter(upTo: 4)
 }
 
-private enum Other: Error, Equatable { case other }
-
 private struct Weekdays: OptionSet {
   let rawValue: Int
   static let monday = Weekdays(rawValue: 1)

@@ -4,9 +4,7 @@ import Testing
 @testable import Ripple
 
 @Suite("joined", .timeLimit(.minutes(1)))
-struct JoinedTests {
-  enum Other: Error, Equatable { case other }
-
+struct JoinedTests: FailureTypeFixtures {
   static let shapes: [[[Int]]] = [[], [[]], [[], []], [[1, 2], [3]], [[1], [], [2]], [[], [1], []], [[1, 2, 3]]]
 
   @Test("the elements of every inner sequence, in order, as the standard library's joined()", arguments: shapes)
@@ -151,17 +149,6 @@ struct JoinedTests {
     for await element in joined { second.append(element) }
     #expect(first == [1, 0, 2])
     #expect(second == first)
-  }
-
-  /// The error type a sequence throws, as the type checker chose it.
-  func failure<S: AsyncSequence>(of _: S) -> ObjectIdentifier { ObjectIdentifier(S.Failure.self) }
-
-  var never: AsyncStream<Int> { finiteStream([1]) }
-  var boom: AsyncMapErrorSequence<AsyncThrowingStream<Int, any Error>, Boom> {
-    failingStream([2]).mapError { _ in .boom }
-  }
-  var other: AsyncMapErrorSequence<AsyncThrowingStream<Int, any Error>, Other> {
-    failingStream([3]).mapError { _ in .other }
   }
 
   @Test("joined(): one error type stays typed, one that cannot fail does not count, two others give any Error")

@@ -4,21 +4,7 @@ import Testing
 /// The combining operators over bases of different error types — one design, the disfavoured overload of
 /// `combineLatest`, `merge`, `zip` and `chain` (next to each family's entry point), so tested side by side here.
 @Suite("mixed failure types", .timeLimit(.minutes(1)))
-struct MixedFailureTests {
-  enum Other: Error, Equatable { case other }
-
-  /// The error type a sequence throws, as the type checker chose it.
-  func failure<S: AsyncSequence>(of _: S) -> ObjectIdentifier { ObjectIdentifier(S.Failure.self) }
-
-  /// A non-throwing, a `Boom`-throwing and an `any Error`-throwing base.
-  var never: AsyncStream<Int> { finiteStream([1]) }
-  var boom: AsyncMapErrorSequence<AsyncThrowingStream<Int, any Error>, Boom> {
-    failingStream([2]).mapError { _ in .boom }
-  }
-  var other: AsyncMapErrorSequence<AsyncThrowingStream<Int, any Error>, Other> {
-    failingStream([3]).mapError { _ in .other }
-  }
-
+struct MixedFailureTests: FailureTypeFixtures {
   @Test("bases of one error type keep it; non-throwing bases give a non-throwing sequence")
   func sameTypesStayTyped() {
     #expect(failure(of: combineLatest(never, never)) == ObjectIdentifier(Never.self))
