@@ -19,18 +19,25 @@ struct _DebouncePolicy<Element: Sendable, Instant: InstantProtocol>: _TimedPolic
   @inlinable var isHolding: Bool { pending != nil }
 
   @inlinable
-  mutating func received(_ element: Element, now: Instant, end: Instant) -> Element? {
+  mutating func received(_ element: Element, now: Instant, end: Instant, consumerWaiting: Bool) -> Element? {
     defer { pending = (element, end) }
     guard let previous = pending, previous.deadline <= now else { return nil }
     return previous.element
   }
 
   @inlinable
-  mutating func timerFired(at deadline: Instant, end: () -> Instant, baseFinished: Bool) -> Element? {
+  mutating func timerFired(
+    at deadline: Instant, end: () -> Instant, baseFinished: Bool, consumerWaiting: Bool
+  ) -> Element? {
     guard let settled = pending, settled.deadline <= deadline else { return nil }
     pending = nil
     return settled.element
   }
+
+  /// A settled element that nobody waited for is in the iteration's ready slot, where a newer one replaces it: a
+  /// slow consumer gets the latest. Debounce keeps nothing back for it.
+  @inlinable
+  mutating func consumerArrived(end: () -> Instant, baseFinished: Bool) -> Element? { nil }
 
   @inlinable
   mutating func baseFinishedIdle() {}

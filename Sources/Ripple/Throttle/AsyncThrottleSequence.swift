@@ -94,7 +94,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// - When the base finishes, a held element is still emitted when its interval ends, then the sequence finishes.
 /// - When the base throws, the error is delivered at once: to the consumer waiting in `next()`, or else by the
 ///   next call to `next()`; a held element is dropped.
-/// - A consumer slower than the interval gets the latest emitted element.
+/// - A consumer slower than the interval: what is due while nobody waits in `next()` waits for it and goes out
+///   when it asks, folded with what came meanwhile — the latest element since its last one (with `latest: false`
+///   the first, with `reducing:` the fold of all, so none is lost); the next interval opens then.
 /// - Cancelling the consuming task, or dropping the iterator, cancels the base's iteration and the timer;
 ///   `next()` then returns `nil`.
 ///

@@ -136,9 +136,9 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
     }
   }
 
-  /// The consumer calls `next()`; `.none` means it waits.
+  /// The consumer calls `next()`; `end()` reads the clock's now plus the interval. `.none` means it waits.
   @inlinable
-  mutating func nextRequested(_ consumer: Consumer) -> Action {
+  mutating func nextRequested(_ consumer: Consumer, end: () -> Instant) -> Action {
     switch state {
     case .running(var running):
       precondition(running.consumer == nil, "\(name): an iterator was used by two tasks at once (state: waiting)")
@@ -146,6 +146,16 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
         running.ready = nil
         state = .running(running)
         return .resumeConsumer(consumer, .success(element))
+      }
+      if let element = running.policy.consumerArrived(end: end, baseFinished: running.baseFinished) {
+        // Kept for this consumer, and its handing over may open an interval the timer must sleep to.
+        guard let timer = running.timer, let deadline = running.policy.deadline else {
+          state = .running(running)
+          return .resumeConsumer(consumer, .success(element))
+        }
+        running.timer = nil
+        state = .running(running)
+        return .resumeConsumerAndTimer(consumer, element, timer, deadline)
       }
       if running.baseFinished && !running.policy.isHolding {
         state = .finished
@@ -172,7 +182,7 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
       return .stopProducing
     }
     var consumer: Consumer?
-    let emitted = running.policy.received(input, now: now, end: end)
+    let emitted = running.policy.received(input, now: now, end: end, consumerWaiting: running.consumer != nil)
     if let emitted { consumer = running.emit(emitted) }
     guard let timer = running.timer, let deadline = running.policy.deadline else {
       // The steady path of a burst: the policy holds the element, the timer already sleeps.
@@ -212,7 +222,10 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
   @inlinable
   mutating func deadlineReached(_ deadline: Instant, end: () -> Instant) -> Action {
     guard case .running(var running) = state else { return .none }
-    guard let element = running.policy.timerFired(at: deadline, end: end, baseFinished: running.baseFinished) else {
+    guard
+      let element = running.policy.timerFired(
+        at: deadline, end: end, baseFinished: running.baseFinished, consumerWaiting: running.consumer != nil)
+    else {
       state = .running(running)
       return .none
     }

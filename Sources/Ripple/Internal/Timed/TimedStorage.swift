@@ -31,7 +31,7 @@ where Base.Element: Sendable, Policy.Input == Base.Element, Policy.Instant == C.
   @inlinable
   func next(isolation: isolated (any Actor)?) async throws(Base.Failure) -> Policy.Element? {
     try await waitForNext(isolation: isolation) { consumer in
-      perform(machine.withLock { $0.nextRequested(consumer) })
+      perform(machine.withLock { $0.nextRequested(consumer, end: { clock.now.advanced(by: interval) }) })
     }
   }
 
