@@ -117,7 +117,8 @@ func channelScenarios() -> [Scenario] {
 /// source going away finishes the channel. The task must own the source: a `var` captured from the caller's frame
 /// would live (and keep the channel open) until the caller returns.
 func produce(
-  _ values: some Sequence<Int> & Sendable, into source: consuming sending MultiProducerSingleConsumerAsyncChannel<Int, Never>.Source
+  _ values: some Sequence<Int> & Sendable,
+  into source: consuming sending MultiProducerSingleConsumerAsyncChannel<Int, Never>.Source
 ) {
   var source = source
   Task {

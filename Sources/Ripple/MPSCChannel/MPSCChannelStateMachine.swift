@@ -104,7 +104,8 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
     case finish(consumer: Consumer?, producers: [Producer])
     /// The channel ended for everyone: resume the consumer if it waits, fail the producers with the
     /// already-finished error, call the termination callbacks, drop the elements left.
-    case terminate(consumer: Consumer?, producers: [Producer], onTerminations: [OnTermination], dropped: _Deque<Element>)
+    case terminate(
+      consumer: Consumer?, producers: [Producer], onTerminations: [OnTermination], dropped: _Deque<Element>)
     /// The consumer's batch now holds elements of water level `level`: resume these producers, then serve it.
     case serveBatch(level: Int, resuming: [Producer])
     /// Nothing is buffered: the consumer waits.

@@ -44,7 +44,9 @@ final class _MPSCChannelStorage<Element, Failure: Error>: @unchecked Sendable {
 
   /// Sends one element; returns the token to wait under when the send reached the high watermark.
   @inlinable
-  func send(_ element: consuming sending Element) throws(MultiProducerSingleConsumerAsyncChannelAlreadyFinishedError)
+  func send(
+    _ element: consuming sending Element
+  ) throws(MultiProducerSingleConsumerAsyncChannelAlreadyFinishedError)
     -> UInt64?
   {
     // The element was `sending`: it moves into the locked state and leaves it once, to the consumer.
@@ -53,15 +55,17 @@ final class _MPSCChannelStorage<Element, Failure: Error>: @unchecked Sendable {
   }
 
   @inlinable
-  func send(contentsOf elements: consuming sending some Sequence<Element>) throws(
-    MultiProducerSingleConsumerAsyncChannelAlreadyFinishedError
-  ) -> UInt64? {
+  func send(
+    contentsOf elements: consuming sending some Sequence<Element>
+  ) throws(MultiProducerSingleConsumerAsyncChannelAlreadyFinishedError) -> UInt64? {
     let elements = _Transfer(elements)
     return try sendResult(machine.withLock { $0.sent(contentsOf: elements.value) })
   }
 
   @inlinable
-  func sendResult(_ action: Machine.Action) throws(MultiProducerSingleConsumerAsyncChannelAlreadyFinishedError)
+  func sendResult(
+    _ action: Machine.Action
+  ) throws(MultiProducerSingleConsumerAsyncChannelAlreadyFinishedError)
     -> UInt64?
   {
     switch action {

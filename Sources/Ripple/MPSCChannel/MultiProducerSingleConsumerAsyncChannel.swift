@@ -17,13 +17,14 @@ public struct MultiProducerSingleConsumerAsyncChannelAlreadyFinishedError: Error
 ///   of: Int.self, backpressureStrategy: .watermark(low: 64, high: 256))
 /// var channel = channelAndSource.takeChannel()
 /// var source = consume channelAndSource.source
-/// Task {
-///   for value in 1...3 { try await source.send(value) }  // waits while 256 elements are buffered
-///   source.finish()
-/// }
+/// try await source.send(contentsOf: [1, 2, 3])  // returns at once: 3 buffered is below 256
+/// source.finish()
 /// while let value = await channel.next() { print(value) }
 /// // Prints 1, 2, 3.
 /// ```
+///
+/// A producer task must own its source (a source is `~Copyable`: a `var` captured from the enclosing scope would
+/// live as long as that scope): hand it over as a `consuming sending` parameter, as the guide shows.
 ///
 /// ## Finishing, failing, cancellation
 /// ``Source/finish(throwing:)`` on any source ends production for all of them, and so does the last source going
@@ -38,9 +39,9 @@ public struct MultiProducerSingleConsumerAsyncChannelAlreadyFinishedError: Error
 public struct MultiProducerSingleConsumerAsyncChannel<Element, Failure: Error>: ~Copyable {
   @usableFromInline let storage: _MPSCChannelStorage<Element, Failure>
 
+  // Frozen so that other modules may `consume channelAndSource.source` (a partial consume).
   /// The channel and its first source, as ``makeChannel(of:throwing:backpressureStrategy:)`` returns them: take the
   /// channel with ``takeChannel()`` and the source with `consume channelAndSource.source`.
-  // Frozen so that other modules may `consume channelAndSource.source` (a partial consume).
   @frozen
   public struct ChannelAndStream: ~Copyable {
     @usableFromInline var channel: MultiProducerSingleConsumerAsyncChannel?
