@@ -2,8 +2,8 @@ extension MultiProducerSingleConsumerAsyncChannel {
   /// The producers' end of a ``MultiProducerSingleConsumerAsyncChannel``: it sends elements and learns when to
   /// wait.
   ///
-  /// Async code sends with ``send(_:)-(Element)`` (it returns once more elements are wanted); code that cannot
-  /// wait sends with ``send(_:)-(Element)->SendResult`` and, told ``SendResult/enqueueCallback(_:)``, enqueues a
+  /// Async code sends with ``send(_:)->()`` (it returns once more elements are wanted); code that cannot
+  /// wait sends with ``send(_:)->_`` and, told ``SendResult/enqueueCallback(_:)``, enqueues a
   /// callback; or passes the callback along with ``send(_:onProduceMore:)``. Each producer holds a source of its
   /// own, from ``makeAdditionalSource()``; the channel finishes when one calls ``finish(throwing:)`` or when the
   /// last one goes away.
@@ -128,7 +128,7 @@ extension MultiProducerSingleConsumerAsyncChannel {
       sendResult(try storage.send(contentsOf: sequence))
     }
 
-    /// Sends one element without waiting; as ``send(contentsOf:)-(S)->SendResult``.
+    /// Sends one element without waiting; as ``send(contentsOf:)->_``.
     @inlinable
     public mutating func send(
       _ element: consuming sending Element
@@ -193,7 +193,7 @@ extension MultiProducerSingleConsumerAsyncChannel {
       }
     }
 
-    /// Sends one element and returns once the channel wants more; as ``send(contentsOf:)-(S)``.
+    /// Sends one element and returns once the channel wants more; as ``send(contentsOf:)-1vb9s``.
     ///
     /// ```swift
     /// for line in lines { try await source.send(line) }
@@ -205,7 +205,7 @@ extension MultiProducerSingleConsumerAsyncChannel {
       }
     }
 
-    /// Sends every element of the asynchronous `sequence`, each as ``send(_:)-(Element)``, and returns when it
+    /// Sends every element of the asynchronous `sequence`, each as ``send(_:)->()``, and returns when it
     /// ends. It does not finish the channel; an error of the sequence is rethrown.
     @inlinable
     public mutating nonisolated(nonsending) func send<S: AsyncSequence & Sendable>(

@@ -1,5 +1,15 @@
 /// The error a ``MultiProducerSingleConsumerAsyncChannel/Source`` throws from its `send` methods once the channel
 /// no longer takes elements: a source finished it, every source went away, or the consumer did.
+///
+/// A producer catches it to stop producing:
+///
+/// ```swift
+/// do {
+///   for line in lines { try await source.send(line) }
+/// } catch is MultiProducerSingleConsumerAsyncChannelAlreadyFinishedError {
+///   // The consumer is gone (or another source finished): stop reading.
+/// }
+/// ```
 public struct MultiProducerSingleConsumerAsyncChannelAlreadyFinishedError: Error {
   @usableFromInline init() {}
 }
