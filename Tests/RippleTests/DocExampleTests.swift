@@ -118,6 +118,23 @@ extension DocExampleTests {
     #expect(printed == [1, 2, 3])
   }
 
+  @Test("MultiProducerSingleConsumerAsyncChannel.Source's doc comment: prints 1, 2")
+  func mpscChannelSourceDocComment() async throws {
+    // Sources/Ripple/MPSCChannel/MultiProducerSingleConsumerAsyncChannel+Source.swift
+    var channelAndSource = MultiProducerSingleConsumerAsyncChannel.makeChannel(
+      of: Int.self, backpressureStrategy: .watermark(low: 64, high: 256))
+    var channel = channelAndSource.takeChannel()
+    var first = consume channelAndSource.source
+    var second = first.makeAdditionalSource()
+    try await first.send(1)
+    _ = consume first  // the channel stays open: `second` is left
+    try await second.send(2)
+    _ = consume second  // the last source: the channel finishes after the buffered elements
+    while let value = await channel.next() { print(value) }
+    // Prints 1, 2.
+    #expect(printed == [1, 2])
+  }
+
   @Test("the MultiProducerSingleConsumerChannel guide's producer task: prints a, b, c")
   func mpscChannelGuide() async {
     // Sources/Ripple/Ripple.docc/MultiProducerSingleConsumerChannel.md

@@ -47,6 +47,12 @@ private func sendNow<Element, Failure>(
   try source.send(value)
 }
 
+private func sendNow(
+  contentsOf values: sending [Int], to source: inout IntChannel.Source
+) throws(AlreadyFinished) -> IntChannel.Source.SendResult {
+  try source.send(contentsOf: values)
+}
+
 private func makeChannel(low: Int, high: Int) -> sending IntChannel.ChannelAndStream {
   IntChannel.makeChannel(of: Int.self, backpressureStrategy: .watermark(low: low, high: high))
 }
@@ -115,6 +121,25 @@ struct MPSCChannelTests {
     for taken in 1...high {
       #expect(await channel.next() == taken)
       #expect(log.all == (taken >= drained ? ["more"] : []), "after \(taken) taken")
+    }
+  }
+
+  @Test("a producer told to wait by an empty send resumes once the consumer finds the channel drained")
+  func emptySendAtHigh() async throws {
+    let clock = TestClock()
+    try await clock.lockstep { () async throws in
+      // A high watermark of 0: even an empty send leaves the level at it, with nothing buffered to wake anyone.
+      var channelAndSource = makeChannel(low: 0, high: 0)
+      let consumer = consume(1, of: channelAndSource.takeChannel())
+      var source = consume channelAndSource.source
+      let log = ChannelLog()
+      var callback = try #require(handle(try sendNow(contentsOf: [], to: &source)))
+      callback.enqueueCallback { log.record(describe($0)) }
+      #expect(log.all == [])
+      await clock.advance(by: .zero)
+      #expect(log.all == ["more"])
+      source.finish()
+      #expect(await consumer.value == [nil])
     }
   }
 

@@ -108,8 +108,8 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
       consumer: Consumer?, producers: [Producer], onTerminations: [OnTermination], dropped: _Deque<Element>)
     /// The consumer's batch now holds elements of water level `level`: resume these producers, then serve it.
     case serveBatch(level: Int, resuming: [Producer])
-    /// Nothing is buffered: the consumer waits.
-    case suspendConsumer
+    /// Nothing is buffered: resume these producers, then the consumer waits.
+    case suspendConsumer(resuming: [Producer])
     /// The channel is over for the consumer: call the callbacks, then return `nil` or throw the failure.
     case returnEnd(Failure?, onTerminations: [OnTermination])
     /// Resume the waiting consumer.
@@ -252,7 +252,9 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
         bufferLevel = 0
         return .serveBatch(level: taken, resuming: producersBelowLow())
       }
-      guard case .sourceFinished(let failure) = state else { return .suspendConsumer }
+      // An empty send can take the demand away with nothing buffered: the level the consumer just reported
+      // decides for the producers it left waiting.
+      guard case .sourceFinished(let failure) = state else { return .suspendConsumer(resuming: producersBelowLow()) }
       state = .finished
       let callbacks = onTerminations.map(\.callback)
       onTerminations = []

@@ -156,7 +156,8 @@ final class _MPSCChannelStorage<Element, Failure: Error>: @unchecked Sendable {
         let element = batch.popFirst()!
         returned(element)
         return element
-      case .suspendConsumer:
+      case .suspendConsumer(let producers):
+        for producer in producers { producer.resume(failing: nil) }
         await withTaskCancellationHandler {
           await withUnsafeContinuation(isolation: actor) { (consumer: Machine.Consumer) in
             perform(machine.withLock { $0.consumerWaits(consumer, cancelled: Task.isCancelled) })
@@ -177,7 +178,13 @@ final class _MPSCChannelStorage<Element, Failure: Error>: @unchecked Sendable {
     }
   }
 
-  @usableFromInline func channelDeinitialized() { perform(machine.withLock { $0.channelDeinitialized() }) }
+  @usableFromInline
+  func channelDeinitialized() {
+    let (action, consumerGone) = machine.withLock { ($0.channelDeinitialized(), !$0.sequenceMade) }
+    // The consumer is gone for good: what it had taken and not returned goes too (its fields are free to touch).
+    if consumerGone { batch = _Deque() }
+    perform(action)
+  }
 
   @usableFromInline func sequenceInitialized() { machine.withLock { $0.sequenceMade = true } }
 
@@ -185,7 +192,11 @@ final class _MPSCChannelStorage<Element, Failure: Error>: @unchecked Sendable {
 
   @usableFromInline func iteratorInitialized() { machine.withLock { $0.iteratorInitialized() } }
 
-  @usableFromInline func iteratorDeinitialized() { perform(machine.withLock { $0.consumerTerminated() }) }
+  @usableFromInline
+  func iteratorDeinitialized() {
+    batch = _Deque()
+    perform(machine.withLock { $0.consumerTerminated() })
+  }
 
   /// Runs an action outside the lock.
   @inlinable

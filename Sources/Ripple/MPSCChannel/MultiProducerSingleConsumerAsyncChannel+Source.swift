@@ -9,11 +9,17 @@ extension MultiProducerSingleConsumerAsyncChannel {
   /// last one goes away.
   ///
   /// ```swift
-  /// var second = source.makeAdditionalSource()
-  /// Task { try await second.send(contentsOf: [1, 2]) }
-  /// Task { try await source.send(contentsOf: [10, 20]) }
-  /// // The consumer gets 1 before 2 and 10 before 20, the two runs interleaved in any way.
+  /// var first = consume channelAndSource.source
+  /// var second = first.makeAdditionalSource()
+  /// try await first.send(1)
+  /// _ = consume first  // the channel stays open: `second` is left
+  /// try await second.send(2)
+  /// _ = consume second  // the last source: the channel finishes after the buffered elements
+  /// while let value = await channel.next() { print(value) }
+  /// // Prints 1, 2.
   /// ```
+  ///
+  /// Elements from one source arrive in the order it sent them; sources sending at the same time interleave.
   public struct Source: ~Copyable {
     /// When producers must wait and when they resume: watermarks on the level of buffered elements.
     public struct BackpressureStrategy: Sendable {
