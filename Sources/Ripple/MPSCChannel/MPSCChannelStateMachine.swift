@@ -153,10 +153,7 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
   @inlinable
   mutating func sent(_ element: consuming Element) -> Action {
     guard case .channeling = state else { return .throwAlreadyFinished }
-    let weight = weight(of: element)
-    buffer.append(element)
-    bufferLevel += weight
-    level += weight
+    append(element)
     return sendResult()
   }
 
@@ -164,13 +161,17 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
   @inlinable
   mutating func sent(contentsOf elements: some Sequence<Element>) -> Action {
     guard case .channeling = state else { return .throwAlreadyFinished }
-    for element in elements {
-      let weight = weight(of: element)
-      buffer.append(element)
-      bufferLevel += weight
-      level += weight
-    }
+    for element in elements { append(element) }
     return sendResult()
+  }
+
+  /// Buffers one element and adds its water level.
+  @inlinable
+  mutating func append(_ element: consuming Element) {
+    let weight = weight(of: element)
+    buffer.append(element)
+    bufferLevel += weight
+    level += weight
   }
 
   @inlinable
@@ -285,13 +286,7 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
   /// The consumer registers to wait, re-checking everything since the lock was released in between.
   @usableFromInline
   mutating func consumerWaits(_ waiting: Consumer, cancelled: Bool) -> Action {
-    if cancelled {
-      let action = consumerTerminated()
-      guard case .terminate(_, let producers, let callbacks, let dropped) = action else {
-        return .resumeConsumer(waiting)
-      }
-      return .terminate(consumer: waiting, producers: producers, onTerminations: callbacks, dropped: dropped)
-    }
+    if cancelled { return consumerTerminated(resuming: waiting) }
     guard case .channeling = state, buffer.isEmpty else { return .resumeConsumer(waiting) }
     consumer = waiting
     return .none
@@ -301,18 +296,14 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
   @usableFromInline
   mutating func consumerCancelled() -> Action {
     guard let waiting = consumer.take() else { return .none }
-    let action = consumerTerminated()
-    guard case .terminate(_, let producers, let callbacks, let dropped) = action else {
-      return .resumeConsumer(waiting)
-    }
-    return .terminate(consumer: waiting, producers: producers, onTerminations: callbacks, dropped: dropped)
+    return consumerTerminated(resuming: waiting)
   }
 
   /// The consumer went away (cancelled, or the channel, its sequence or its iterator deinitialised): the channel
   /// ends for everyone.
   @usableFromInline
-  mutating func consumerTerminated() -> Action {
-    if case .finished = state { return .none }
+  mutating func consumerTerminated(resuming waiting: Consumer? = nil) -> Action {
+    if case .finished = state { return waiting.map { .resumeConsumer($0) } ?? .none }
     state = .finished
     let producers = suspended.map(\.producer)
     suspended = []
@@ -323,7 +314,7 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
     var dropped = _Deque<Element>()
     swap(&dropped, &buffer)
     bufferLevel = 0
-    return .terminate(consumer: nil, producers: producers, onTerminations: callbacks, dropped: dropped)
+    return .terminate(consumer: waiting, producers: producers, onTerminations: callbacks, dropped: dropped)
   }
 
   /// The channel value went away; if `elements()` made a sequence, that sequence is the consumer now.
