@@ -6,9 +6,6 @@ import Ripple
 /// producer runs ahead into a buffer: these rows show what the back-pressure costs.
 func channelScenarios() -> [Scenario] {
   [
-    Scenario(name: "channel.raw", baseline: "asyncstream.raw", operations: operatorElements) {
-      await sumAll(producedChannel(count: operatorElements) { $0 })
-    },
     Scenario(name: "channel", baseline: "asyncstream.raw", operations: operatorElements) {
       let channel = AsyncChannel<Int>()
       Task {
@@ -50,6 +47,48 @@ func channelScenarios() -> [Scenario] {
       precondition(sum == operatorElements * (operatorElements - 1) / 2)
       return seen
     },
+    // The multi-producer single-consumer channel: a watermark of 256 lets a producer run ahead by a few cache
+    // lines of `Int`s before it waits, and resuming it below 64 leaves the consumer a quarter of a batch to work
+    // through while the producer wakes, so neither side waits on the other in the steady state.
+    // Through `elements()`, as the `….channel` operator rows consume it (`producedChannel`), so that it is their floor.
+    Scenario(name: "channel.raw", baseline: "asyncstream.raw", operations: operatorElements) {
+      await sumAll(producedChannel(count: operatorElements) { $0 })
+    },
+    Scenario(name: "channel.raw.4producers", baseline: "asyncstream.raw", operations: operatorElements) {
+      var channelAndSource = MultiProducerSingleConsumerAsyncChannel.makeChannel(
+        of: Int.self, backpressureStrategy: .watermark(low: 64, high: 256))
+      var channel = channelAndSource.takeChannel()
+      var source = consume channelAndSource.source
+      let producers = 4
+      for producer in 0..<producers {
+        produce(stride(from: producer, to: operatorElements, by: producers), into: source.makeAdditionalSource())
+      }
+      // Finishing here would end the channel for every source: dropping this one leaves it to the producers.
+      _ = consume source
+      var sum = 0
+      var seen = 0
+      while let value = await channel.next() {
+        sum &+= value
+        seen += 1
+      }
+      precondition(sum == operatorElements * (operatorElements - 1) / 2)
+      return seen
+    },
+    Scenario(name: "channel.raw.unbounded", baseline: "asyncstream.raw", operations: operatorElements) {
+      // Watermarks no level reaches: the producer never waits, as the unbounded stream's never does.
+      var channelAndSource = MultiProducerSingleConsumerAsyncChannel.makeChannel(
+        of: Int.self, backpressureStrategy: .watermark(low: .max, high: .max))
+      var channel = channelAndSource.takeChannel()
+      produce(0..<operatorElements, into: consume channelAndSource.source)
+      var sum = 0
+      var seen = 0
+      while let value = await channel.next() {
+        sum &+= value
+        seen += 1
+      }
+      precondition(sum == operatorElements * (operatorElements - 1) / 2)
+      return seen
+    },
     Scenario(name: "buffer.bounded", baseline: "asyncstream.raw", operations: operatorElements) {
       // The buffer's own task plays the stream's producer task: it pulls a counting base and hands over.
       var sum = 0
@@ -62,6 +101,21 @@ func channelScenarios() -> [Scenario] {
       return seen
     },
   ]
+}
+
+/// Starts a task that sends `values` one by one with the async `send(_:)`, and drops `source` when done: the last
+/// source going away finishes the channel. The task must own the source: a `var` captured from the caller's frame
+/// would live (and keep the channel open) until the caller returns.
+func produce(
+  _ values: some Sequence<Int> & Sendable,
+  into source: consuming sending MultiProducerSingleConsumerAsyncChannel<Int, Never>.Source
+) {
+  var source = source
+  Task {
+    for value in values {
+      try await source.send(value)
+    }
+  }
 }
 
 /// The numbers `0..<count`, produced at once: a base that costs nothing, so a row measures the operator over it.

@@ -45,17 +45,28 @@ func opaque<Input>(_ closure: @escaping (Input) -> Void) -> (Input) -> Void {
   closure
 }
 
-/// A channel of `element(0..<count)`, fed by a task of its own that finishes it: the source of the `….channel`
-/// rows and of `channel.raw`.
+/// The elements of a `MultiProducerSingleConsumerAsyncChannel` of `element(0..<count)`, fed by a task of its own
+/// that owns the source (dropping it at the end finishes the channel): the source of the `….channel` rows, with
+/// `channel.raw`'s watermarks.
 func producedChannel<Element: Sendable>(
   count: Int, _ element: @escaping @Sendable (Int) -> Element
-) -> AsyncChannel<Element> {
-  let channel = AsyncChannel<Element>()
+) -> some AsyncSequence<Element, Never> & Sendable {
+  var channelAndSource = MultiProducerSingleConsumerAsyncChannel.makeChannel(
+    of: Element.self, backpressureStrategy: .watermark(low: 64, high: 256))
+  let channel = channelAndSource.takeChannel()
+  feed(count: count, element, into: consume channelAndSource.source)
+  return channel.elements()
+}
+
+/// Sends `element(0..<count)` from a task of its own that owns `source`.
+private func feed<Element: Sendable>(
+  count: Int, _ element: @escaping @Sendable (Int) -> Element,
+  into source: consuming sending MultiProducerSingleConsumerAsyncChannel<Element, Never>.Source
+) {
+  var source = source
   Task {
     for index in 0..<count {
-      await channel.send(element(index))
+      try await source.send(element(index))
     }
-    channel.finish()
   }
-  return channel
 }

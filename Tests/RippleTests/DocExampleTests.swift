@@ -102,3 +102,58 @@ struct DocExampleTests {
 @MainActor private func print(_ values: Any...) {
   printedLines.append(values.map { String(describing: $0) }.joined(separator: " "))
 }
+
+extension DocExampleTests {
+  @Test("MultiProducerSingleConsumerAsyncChannel's doc comment: prints 1, 2, 3")
+  func mpscChannelDocComment() async throws {
+    // Sources/Ripple/MPSCChannel/MultiProducerSingleConsumerAsyncChannel.swift
+    var channelAndSource = MultiProducerSingleConsumerAsyncChannel.makeChannel(
+      of: Int.self, backpressureStrategy: .watermark(low: 64, high: 256))
+    var channel = channelAndSource.takeChannel()
+    var source = consume channelAndSource.source
+    try await source.send(contentsOf: [1, 2, 3])  // returns at once: 3 buffered is below 256
+    source.finish()
+    while let value = await channel.next() { print(value) }
+    // Prints 1, 2, 3.
+    #expect(printed == [1, 2, 3])
+  }
+
+  @Test("MultiProducerSingleConsumerAsyncChannel.Source's doc comment: prints 1, 2")
+  func mpscChannelSourceDocComment() async throws {
+    // Sources/Ripple/MPSCChannel/MultiProducerSingleConsumerAsyncChannel+Source.swift
+    var channelAndSource = MultiProducerSingleConsumerAsyncChannel.makeChannel(
+      of: Int.self, backpressureStrategy: .watermark(low: 64, high: 256))
+    var channel = channelAndSource.takeChannel()
+    var first = consume channelAndSource.source
+    var second = first.makeAdditionalSource()
+    try await first.send(1)
+    _ = consume first  // the channel stays open: `second` is left
+    try await second.send(2)
+    _ = consume second  // the last source: the channel finishes after the buffered elements
+    while let value = await channel.next() { print(value) }
+    // Prints 1, 2.
+    #expect(printed == [1, 2])
+  }
+
+  @Test("the MultiProducerSingleConsumerChannel guide's producer task: prints a, b, c")
+  func mpscChannelGuide() async {
+    // Sources/Ripple/Ripple.docc/MultiProducerSingleConsumerChannel.md
+    var channelAndSource = MultiProducerSingleConsumerAsyncChannel.makeChannel(
+      of: String.self, backpressureStrategy: .watermark(low: 16, high: 64))
+    var channel = channelAndSource.takeChannel()
+    startProducing(into: consume channelAndSource.source)
+    while let line = await channel.next() { print(line) }
+    // Prints a, b, c.
+    #expect(printedLines == ["a", "b", "c"])
+  }
+}
+
+/// The guide's producer: the task owns the source, and the source goes away with it, which finishes the channel.
+private func startProducing(
+  into source: consuming sending MultiProducerSingleConsumerAsyncChannel<String, Never>.Source
+) {
+  var source = source
+  Task {
+    for line in ["a", "b", "c"] { try await source.send(line) }
+  }
+}

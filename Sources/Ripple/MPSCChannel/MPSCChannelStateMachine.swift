@@ -1,0 +1,344 @@
+/// The state of one multi-producer single-consumer channel: the elements the sources have sent and the consumer has
+/// not taken yet, the water level that decides back-pressure, the producers waiting for demand, the waiting consumer,
+/// and whether the channel has ended.
+///
+/// Sources report `sourceInitialized`, `sourceDeinitialized`, `sent`, `producerWaits`, `producerCancelled`,
+/// `finished`; the consumer `batchRequested`, `consumed`, `consumerWaits`, `consumerCancelled`, `consumerTerminated`.
+/// Methods return what to do once the lock is released.
+///
+/// The consumer takes the whole `buffer` at once (``batchRequested(into:consumed:cancelled:)`` swaps it with its
+/// own, empty, deque) and serves the elements from there without the lock. The elements it holds still count: the
+/// `level` is the water level of every element sent and not yet returned by `next()` as far as the consumer has
+/// reported, and the consumer reports what it has returned when its batch falls below the low watermark and when
+/// the batch is empty, so producers are resumed when the channel really drained below `low`.
+///
+/// Invariants: `consumer != nil` only while `.channeling` with an empty `buffer`; `suspended`, `issuedTokens` and
+/// `cancelledTokens` are empty unless `.channeling`; `level >= 0`.
+@usableFromInline
+struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
+  @usableFromInline typealias Consumer = UnsafeContinuation<Void, Never>
+  @usableFromInline typealias WaterLevel = @Sendable (borrowing Element) -> Int
+  @usableFromInline typealias OnTermination = @Sendable () -> Void
+
+  /// A producer waiting for demand: an async `send` or an enqueued callback.
+  @usableFromInline enum Producer {
+    case continuation(UnsafeContinuation<Void, any Error>)
+    case callback((Result<Void, any Error>) -> Void)
+
+    /// Resumes the producer, with success when `error` is `nil`.
+    @inlinable
+    func resume(failing error: (any Error)?) {
+      switch self {
+      case .continuation(let continuation):
+        if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+      case .callback(let callback):
+        callback(error.map { .failure($0) } ?? .success(()))
+      }
+    }
+  }
+
+  @usableFromInline enum State {
+    /// Sources send; the consumer takes.
+    case channeling
+    /// A source called `finish(throwing:)` or the last source went away: sends throw, the consumer gets what is
+    /// buffered, then `nil` or the failure.
+    case sourceFinished(Failure?)
+    /// Ended for everyone: the consumer got its end or went away. Sends throw, `next()` returns `nil`.
+    case finished
+  }
+
+  @usableFromInline var state = State.channeling
+  /// The elements sent and not yet taken by the consumer (kept outside `State`, so that updating it never copies).
+  @usableFromInline var buffer = _Deque<Element>()
+  /// The water level of `buffer`.
+  @usableFromInline var bufferLevel = 0
+  /// The water level of every element sent and not yet reported returned by the consumer.
+  @usableFromInline var level = 0
+  /// Whether producers may produce: set when a send leaves `level` below `high`, or the consumer drains it below
+  /// `low`; cleared when a send reaches `high`.
+  @usableFromInline var hasDemand = true
+  @usableFromInline let low: Int
+  @usableFromInline let high: Int
+  @usableFromInline let waterLevel: WaterLevel?
+
+  /// The producers waiting for demand, by callback token, in the order they began waiting.
+  @usableFromInline var suspended: [(token: UInt64, producer: Producer)] = []
+  /// Tokens handed out by a send that reached `high`, whose producer has not registered yet.
+  @usableFromInline var issuedTokens: [UInt64] = []
+  /// Issued tokens cancelled before their producer registered: it then fails with `CancellationError`.
+  @usableFromInline var cancelledTokens: [UInt64] = []
+  @usableFromInline var lastToken: UInt64 = 0
+
+  /// The consumer waiting for elements.
+  @usableFromInline var consumer: Consumer?
+  @usableFromInline var activeSources = 0
+  @usableFromInline var lastSourceID: UInt64 = 0
+  @usableFromInline var onTerminations: [(source: UInt64, callback: OnTermination)] = []
+  /// Whether `elements()` made the sequence (then the channel's own deinit ends nothing).
+  @usableFromInline var sequenceMade = false
+  /// Whether the sequence made its one iterator.
+  @usableFromInline var iteratorMade = false
+
+  @inlinable
+  init(low: Int, high: Int, waterLevel: WaterLevel?) {
+    // A low watermark of 0 would never resume a producer ("below 0"): it means "resume once drained".
+    self.low = Swift.max(low, 1)
+    self.high = high
+    self.waterLevel = waterLevel
+  }
+
+  /// The side effect of an event, run once the lock is released.
+  @usableFromInline enum Action {
+    case none
+    /// The send is done: resume `consumer` if it waits, then the producer may produce more (`token == nil`) or
+    /// must wait for demand under `token`.
+    case returnSendResult(token: UInt64?, resuming: Consumer?)
+    /// The channel no longer takes elements: the send throws the already-finished error.
+    case throwAlreadyFinished
+    /// Resume one producer, failing it with `error` unless `nil`.
+    case resumeProducer(Producer, failing: (any Error)?)
+    /// The consumer drained the channel below `low`: resume these producers.
+    case resumeProducers([Producer])
+    /// `finish(throwing:)`: resume the waiting consumer (it then finds the end itself) and fail the waiting
+    /// producers with the already-finished error.
+    case finish(consumer: Consumer?, producers: [Producer])
+    /// The channel ended for everyone: resume the consumer if it waits, fail the producers with the
+    /// already-finished error, call the termination callbacks, drop the elements left.
+    case terminate(
+      consumer: Consumer?, producers: [Producer], onTerminations: [OnTermination], dropped: _Deque<Element>)
+    /// The consumer's batch now holds elements of water level `level`: resume these producers, then serve it.
+    case serveBatch(level: Int, resuming: [Producer])
+    /// Nothing is buffered: resume these producers, then the consumer waits.
+    case suspendConsumer(resuming: [Producer])
+    /// The channel is over for the consumer: call the callbacks, then return `nil` or throw the failure.
+    case returnEnd(Failure?, onTerminations: [OnTermination])
+    /// Resume the waiting consumer.
+    case resumeConsumer(Consumer)
+    /// Call one termination callback (set after the channel ended).
+    case callOnTermination(OnTermination)
+  }
+
+  @inlinable
+  func weight(of element: borrowing Element) -> Int {
+    guard let waterLevel else { return 1 }
+    return waterLevel(element)
+  }
+
+  // MARK: Sources
+
+  @usableFromInline
+  mutating func sourceInitialized() -> UInt64 {
+    if case .channeling = state { activeSources += 1 }
+    lastSourceID &+= 1
+    return lastSourceID
+  }
+
+  /// A source went away: the last one finishes the channel as `finish(throwing: nil)` would.
+  @usableFromInline
+  mutating func sourceDeinitialized() -> Action {
+    guard case .channeling = state else { return .none }
+    activeSources -= 1
+    return activeSources == 0 ? finished(nil) : .none
+  }
+
+  @usableFromInline
+  mutating func setOnTermination(source: UInt64, _ callback: OnTermination?) -> Action {
+    if case .finished = state { return callback.map { .callOnTermination($0) } ?? .none }
+    onTerminations.removeAll { $0.source == source }
+    if let callback { onTerminations.append((source, callback)) }
+    return .none
+  }
+
+  /// One element sent. `level` reaching `high` takes the demand away and hands out a token to wait under.
+  @inlinable
+  mutating func sent(_ element: consuming Element) -> Action {
+    guard case .channeling = state else { return .throwAlreadyFinished }
+    append(element)
+    return sendResult()
+  }
+
+  /// The elements of a sequence sent, as ``sent(_:)`` each, with one decision at the end.
+  @inlinable
+  mutating func sent(contentsOf elements: some Sequence<Element>) -> Action {
+    guard case .channeling = state else { return .throwAlreadyFinished }
+    for element in elements { append(element) }
+    return sendResult()
+  }
+
+  /// Buffers one element and adds its water level.
+  @inlinable
+  mutating func append(_ element: consuming Element) {
+    let weight = weight(of: element)
+    buffer.append(element)
+    bufferLevel += weight
+    level += weight
+  }
+
+  @inlinable
+  mutating func sendResult() -> Action {
+    hasDemand = level < high
+    var token: UInt64?
+    if !hasDemand {
+      lastToken &+= 1
+      token = lastToken
+      issuedTokens.append(lastToken)
+    }
+    // The consumer waits only while nothing is buffered; an empty send leaves it waiting.
+    let consumer = buffer.isEmpty ? nil : self.consumer.take()
+    return .returnSendResult(token: token, resuming: consumer)
+  }
+
+  /// The producer holding `token` registers: it resumes at once if its token was cancelled, the channel ended, or
+  /// the demand came back since its send; otherwise it waits for the consumer to drain below `low`.
+  @usableFromInline
+  mutating func producerWaits(token: UInt64, _ producer: Producer) -> Action {
+    guard case .channeling = state else {
+      return .resumeProducer(producer, failing: MultiProducerSingleConsumerAsyncChannelAlreadyFinishedError())
+    }
+    if let index = cancelledTokens.firstIndex(of: token) {
+      cancelledTokens.remove(at: index)
+      return .resumeProducer(producer, failing: CancellationError())
+    }
+    if let index = issuedTokens.firstIndex(of: token) { issuedTokens.remove(at: index) }
+    if hasDemand { return .resumeProducer(producer, failing: nil) }
+    suspended.append((token, producer))
+    return .none
+  }
+
+  /// The wait under `token` was cancelled: a waiting producer fails with `CancellationError`; one that has not
+  /// registered yet will. A token already resumed is ignored.
+  @usableFromInline
+  mutating func producerCancelled(token: UInt64) -> Action {
+    if let index = suspended.firstIndex(where: { $0.token == token }) {
+      return .resumeProducer(suspended.remove(at: index).producer, failing: CancellationError())
+    }
+    if let index = issuedTokens.firstIndex(of: token) {
+      issuedTokens.remove(at: index)
+      cancelledTokens.append(token)
+    }
+    return .none
+  }
+
+  /// `finish(throwing:)` from any source: no more sends; the buffered elements stay for the consumer.
+  @usableFromInline
+  mutating func finished(_ failure: Failure?) -> Action {
+    guard case .channeling = state else { return .none }
+    state = .sourceFinished(failure)
+    let producers = suspended.map(\.producer)
+    suspended = []
+    issuedTokens = []
+    cancelledTokens = []
+    return .finish(consumer: consumer.take(), producers: producers)
+  }
+
+  // MARK: Consumer
+
+  /// The consumer's batch is empty (having returned elements of water level `consumed` since it last reported):
+  /// it takes everything buffered, or learns it must wait, or that the channel is over. A `cancelled` consumer
+  /// ends the channel.
+  @inlinable
+  mutating func batchRequested(into batch: inout _Deque<Element>, consumed: Int, cancelled: Bool) -> Action {
+    level -= consumed
+    if cancelled {
+      let action = consumerTerminated()
+      if case .none = action { return .returnEnd(nil, onTerminations: []) }
+      return action
+    }
+    switch state {
+    case .channeling, .sourceFinished:
+      if !buffer.isEmpty {
+        // O(1): the deques trade storage, so neither allocates once both have grown.
+        swap(&batch, &buffer)
+        let taken = bufferLevel
+        bufferLevel = 0
+        return .serveBatch(level: taken, resuming: producersBelowLow())
+      }
+      // An empty send can take the demand away with nothing buffered: the level the consumer just reported
+      // decides for the producers it left waiting.
+      guard case .sourceFinished(let failure) = state else { return .suspendConsumer(resuming: producersBelowLow()) }
+      state = .finished
+      let callbacks = onTerminations.map(\.callback)
+      onTerminations = []
+      return .returnEnd(failure, onTerminations: callbacks)
+    case .finished:
+      return .returnEnd(nil, onTerminations: [])
+    }
+  }
+
+  /// The consumer's batch fell below `low`: it reports what it returned, which may resume the producers.
+  @usableFromInline
+  mutating func consumed(_ consumed: Int) -> Action {
+    level -= consumed
+    let producers = producersBelowLow()
+    return producers.isEmpty ? .none : .resumeProducers(producers)
+  }
+
+  @inlinable
+  mutating func producersBelowLow() -> [Producer] {
+    guard level < low else { return [] }
+    hasDemand = true
+    guard !suspended.isEmpty else { return [] }
+    let producers = suspended.map(\.producer)
+    suspended.removeAll(keepingCapacity: true)
+    return producers
+  }
+
+  /// The consumer registers to wait, re-checking everything since the lock was released in between.
+  @usableFromInline
+  mutating func consumerWaits(_ waiting: Consumer, cancelled: Bool) -> Action {
+    if cancelled { return consumerTerminated(resuming: waiting) }
+    guard case .channeling = state, buffer.isEmpty else { return .resumeConsumer(waiting) }
+    consumer = waiting
+    return .none
+  }
+
+  /// The waiting consumer's task was cancelled: it resumes and the channel ends.
+  @usableFromInline
+  mutating func consumerCancelled() -> Action {
+    guard let waiting = consumer.take() else { return .none }
+    return consumerTerminated(resuming: waiting)
+  }
+
+  /// The consumer went away (cancelled, or the channel, its sequence or its iterator deinitialised): the channel
+  /// ends for everyone.
+  @usableFromInline
+  mutating func consumerTerminated(resuming waiting: Consumer? = nil) -> Action {
+    if case .finished = state { return waiting.map { .resumeConsumer($0) } ?? .none }
+    state = .finished
+    let producers = suspended.map(\.producer)
+    suspended = []
+    issuedTokens = []
+    cancelledTokens = []
+    let callbacks = onTerminations.map(\.callback)
+    onTerminations = []
+    var dropped = _Deque<Element>()
+    swap(&dropped, &buffer)
+    bufferLevel = 0
+    return .terminate(consumer: waiting, producers: producers, onTerminations: callbacks, dropped: dropped)
+  }
+
+  /// The channel value went away; if `elements()` made a sequence, that sequence is the consumer now.
+  @usableFromInline
+  mutating func channelDeinitialized() -> Action {
+    sequenceMade ? .none : consumerTerminated()
+  }
+
+  /// The sequence from `elements()` went away; if it made an iterator, that iterator is the consumer now.
+  @usableFromInline
+  mutating func sequenceDeinitialized() -> Action {
+    iteratorMade ? .none : consumerTerminated()
+  }
+
+  @usableFromInline
+  mutating func iteratorInitialized() {
+    precondition(
+      !iteratorMade,
+      "MultiProducerSingleConsumerAsyncChannel.elements() makes one iterator only: makeAsyncIterator() was called twice"
+    )
+    iteratorMade = true
+  }
+}
+
+// The machine hands each element, continuation and callback out of the locked state exactly once, so an action may
+// leave the lock although its payload is not `Sendable` (the elements were `sending` when they came in).
+extension _MPSCChannelStateMachine.Action: @unchecked Sendable {}

@@ -1,0 +1,243 @@
+/// The shared state of a multi-producer single-consumer channel: the machine behind its lock for the sources, and
+/// the consumer's batch beside it.
+///
+/// A send is one lock. The consumer locks once per batch, not per element: it takes everything buffered in one
+/// step and returns it from `batch` without the lock, reporting what it returned when the batch falls below the low
+/// watermark (so that waiting producers resume as the channel drains) and when it is empty.
+// @unchecked: the machine lives in its `_Mutex`; the `batch…` fields are touched only by the one consumer (the
+// channel is `~Copyable` and its sequence makes one iterator), never under the lock and never concurrently.
+@usableFromInline
+final class _MPSCChannelStorage<Element, Failure: Error>: @unchecked Sendable {
+  @usableFromInline typealias Machine = _MPSCChannelStateMachine<Element, Failure>
+
+  @usableFromInline let machine: _Mutex<Machine>
+  @usableFromInline let low: Int
+  @usableFromInline let waterLevel: Machine.WaterLevel?
+
+  /// The elements the consumer took and has not returned yet.
+  @usableFromInline var batch = _Deque<Element>()
+  /// The water level of `batch`.
+  @usableFromInline var batchLevel = 0
+  /// The water level of the elements returned since the consumer last reported to the machine.
+  @usableFromInline var unreported = 0
+  /// Whether the consumer already reported since `batch` fell below `low`.
+  @usableFromInline var reportedBelowLow = true
+
+  @inlinable
+  init(low: Int, high: Int, waterLevel: Machine.WaterLevel?) {
+    precondition(low <= high, "MultiProducerSingleConsumerAsyncChannel: the low watermark is above the high one")
+    machine = _Mutex(Machine(low: low, high: high, waterLevel: waterLevel))
+    self.low = Swift.max(low, 1)
+    self.waterLevel = waterLevel
+  }
+
+  // MARK: Sources
+
+  @usableFromInline func sourceInitialized() -> UInt64 { machine.withLock { $0.sourceInitialized() } }
+
+  @usableFromInline func sourceDeinitialized() { perform(machine.withLock { $0.sourceDeinitialized() }) }
+
+  @usableFromInline
+  func setOnTermination(source: UInt64, _ callback: (@Sendable () -> Void)?) {
+    perform(machine.withLock { $0.setOnTermination(source: source, callback) })
+  }
+
+  /// Sends one element; returns the token to wait under when the send reached the high watermark.
+  @inlinable
+  func send(
+    _ element: consuming sending Element
+  ) throws(MultiProducerSingleConsumerAsyncChannelAlreadyFinishedError)
+    -> UInt64?
+  {
+    // The element was `sending`: it moves into the locked state and leaves it once, to the consumer.
+    let element = _Transfer(element)
+    return try sendResult(machine.withLock { $0.sent(element.value) })
+  }
+
+  @inlinable
+  func send(
+    contentsOf elements: consuming sending some Sequence<Element>
+  ) throws(MultiProducerSingleConsumerAsyncChannelAlreadyFinishedError) -> UInt64? {
+    let elements = _Transfer(elements)
+    return try sendResult(machine.withLock { $0.sent(contentsOf: elements.value) })
+  }
+
+  @inlinable
+  func sendResult(
+    _ action: Machine.Action
+  ) throws(MultiProducerSingleConsumerAsyncChannelAlreadyFinishedError)
+    -> UInt64?
+  {
+    switch action {
+    case .returnSendResult(let token, let consumer):
+      consumer?.resume()
+      return token
+    case .throwAlreadyFinished:
+      throw MultiProducerSingleConsumerAsyncChannelAlreadyFinishedError()
+    default:
+      preconditionFailure("MultiProducerSingleConsumerAsyncChannel: a send gave \(action)")
+    }
+  }
+
+  /// Waits under `token` until the consumer drains the channel below the low watermark.
+  @inlinable
+  nonisolated(nonsending) func waitForDemand(token: UInt64) async throws {
+    try await withTaskCancellationHandler {
+      try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+        perform(machine.withLock { $0.producerWaits(token: token, .continuation(continuation)) })
+      }
+    } onCancel: {
+      cancelWait(token: token)
+    }
+  }
+
+  @usableFromInline
+  func enqueue(token: UInt64, _ callback: sending @escaping (Result<Void, any Error>) -> Void) {
+    let callback = _Transfer(callback)
+    perform(machine.withLock { $0.producerWaits(token: token, .callback(callback.value)) })
+  }
+
+  @usableFromInline
+  func cancelWait(token: UInt64) {
+    perform(machine.withLock { $0.producerCancelled(token: token) })
+  }
+
+  @usableFromInline
+  func finish(_ failure: Failure?) {
+    perform(machine.withLock { $0.finished(failure) })
+  }
+
+  // MARK: Consumer
+
+  @inlinable
+  func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+    // A cancelled consumer ends the channel at once, whatever it still holds: `nextSlow` drops the batch.
+    if !Task.isCancelled, let element = batch.popFirst() {
+      returned(element)
+      return element
+    }
+    return try await nextSlow(isolation: actor)
+  }
+
+  /// Accounts for one element returned; reports once when the batch falls below the low watermark.
+  @inlinable
+  func returned(_ element: borrowing Element) {
+    var weight = 1
+    if let waterLevel { weight = waterLevel(element) }
+    batchLevel -= weight
+    unreported += weight
+    if batchLevel < low, !reportedBelowLow {
+      reportedBelowLow = true
+      let consumed = unreported
+      unreported = 0
+      perform(machine.withLock { $0.consumed(consumed) })
+    }
+  }
+
+  @usableFromInline
+  func nextSlow(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+    while true {
+      let consumed = unreported
+      unreported = 0
+      let cancelled = Task.isCancelled
+      if cancelled { batch.removeAll() }
+      // Only the consumer touches `batch`: the machine may swap it with its buffer under the lock.
+      let action = withUnsafeMutablePointer(to: &batch) { batch in
+        let batch = _Transfer(batch)
+        return machine.withLock {
+          $0.batchRequested(into: &batch.value.pointee, consumed: consumed, cancelled: cancelled)
+        }
+      }
+      switch action {
+      case .serveBatch(let level, let producers):
+        batchLevel = level
+        reportedBelowLow = level < low
+        for producer in producers { producer.resume(failing: nil) }
+        let element = batch.popFirst()!
+        returned(element)
+        return element
+      case .suspendConsumer(let producers):
+        for producer in producers { producer.resume(failing: nil) }
+        await withTaskCancellationHandler {
+          await withUnsafeContinuation(isolation: actor) { (consumer: Machine.Consumer) in
+            perform(machine.withLock { $0.consumerWaits(consumer, cancelled: Task.isCancelled) })
+          }
+        } onCancel: {
+          perform(machine.withLock { $0.consumerCancelled() })
+        }
+      case .returnEnd(let failure, let callbacks):
+        for callback in callbacks { callback() }
+        if let failure { throw failure }
+        return nil
+      case .terminate:
+        perform(action)
+        return nil
+      default:
+        preconditionFailure("MultiProducerSingleConsumerAsyncChannel: a batch request gave \(action)")
+      }
+    }
+  }
+
+  @usableFromInline
+  func channelDeinitialized() {
+    let (action, consumerGone) = machine.withLock { ($0.channelDeinitialized(), !$0.sequenceMade) }
+    // The consumer is gone for good: what it had taken and not returned goes too (its fields are free to touch).
+    if consumerGone { batch = _Deque() }
+    perform(action)
+  }
+
+  @usableFromInline func sequenceInitialized() { machine.withLock { $0.sequenceMade = true } }
+
+  @usableFromInline func sequenceDeinitialized() { perform(machine.withLock { $0.sequenceDeinitialized() }) }
+
+  @usableFromInline func iteratorInitialized() { machine.withLock { $0.iteratorInitialized() } }
+
+  @usableFromInline
+  func iteratorDeinitialized() {
+    batch = _Deque()
+    perform(machine.withLock { $0.consumerTerminated() })
+  }
+
+  /// Runs an action outside the lock.
+  @inlinable
+  func perform(_ action: consuming Machine.Action) {
+    switch consume action {
+    case .none, .returnSendResult, .throwAlreadyFinished, .serveBatch, .suspendConsumer, .returnEnd:
+      break
+    case .resumeProducer(let producer, let error):
+      producer.resume(failing: error)
+    case .resumeProducers(let producers):
+      for producer in producers { producer.resume(failing: nil) }
+    case .finish(let consumer, let producers):
+      consumer?.resume()
+      for producer in producers {
+        producer.resume(failing: MultiProducerSingleConsumerAsyncChannelAlreadyFinishedError())
+      }
+    case .terminate(let consumer, let producers, let callbacks, let dropped):
+      consumer?.resume()
+      for producer in producers {
+        producer.resume(failing: MultiProducerSingleConsumerAsyncChannelAlreadyFinishedError())
+      }
+      for callback in callbacks { callback() }
+      // The elements left go here, outside the lock: their deinitialisers may run any code.
+      _ = consume dropped
+    case .resumeConsumer(let consumer):
+      consumer.resume()
+    case .callOnTermination(let callback):
+      callback()
+    }
+  }
+}
+
+/// A value moved into or out of the channel's lock although its type is not `Sendable`: an element or callback that
+/// came in as `sending`, or the consumer's own batch, each in one place at a time.
+@usableFromInline
+struct _Transfer<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
+  @usableFromInline var value: Value
+
+  @inlinable init(_ value: consuming Value) { self.value = value }
+
+  @inlinable consuming func take() -> Value { value }
+}
+
+extension _Transfer: Copyable where Value: Copyable {}
