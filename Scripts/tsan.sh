@@ -19,7 +19,9 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 # exitcode=0: the reports decide below, not the sanitizer's exit status; a failing test still fails `swift test`.
-TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}exitcode=0" \
+# RIPPLE_STRESS_DIVISOR: the real-thread stress loops do a tenth of their rounds, which the sanitizer slows 5–20×
+# (Tests/RippleTests/Support/Stress.swift).
+RIPPLE_STRESS_DIVISOR="${RIPPLE_STRESS_DIVISOR:-10}" TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}exitcode=0" \
   swift test --sanitize=thread --scratch-path .build/tsan "$@" 2>&1 | tee "$log" || status=$?
 
 python3 - "$log" <<'PY' || status=1

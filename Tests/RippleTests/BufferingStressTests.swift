@@ -172,7 +172,7 @@ struct BufferingStressShareTests {
   /// an iterator cancelled from outside gets a prefix.
   @Test("share, random self and outside cancellation", arguments: losslessPolicies)
   func randomCancellation(policy: AsyncBufferSequencePolicy) async {
-    for round in 0..<150 {
+    for round in 0..<Stress.rounds(150) {
       let total = 60
       let probe = BaseProbe()
       let shared = ProbeBase(count: total, probe: probe).share(bufferingPolicy: policy)
@@ -242,7 +242,7 @@ struct BufferingStressShareTests {
   /// iterator was made.
   @Test("share, late joiners during delivery", arguments: losslessPolicies)
   func lateJoiners(policy: AsyncBufferSequencePolicy) async {
-    for round in 0..<150 {
+    for round in 0..<Stress.rounds(150) {
       let total = 80
       let probe = BaseProbe()
       let shared = ProbeBase(count: total, probe: probe).share(bufferingPolicy: policy)
@@ -285,7 +285,7 @@ struct BufferingStressShareTests {
   @Test("share, error once then nil", arguments: losslessPolicies + droppingPolicies)
   func errorOnce(policy: AsyncBufferSequencePolicy) async {
     let lossless = losslessPolicies.contains(policy)
-    for round in 0..<150 {
+    for round in 0..<Stress.rounds(150) {
       let total = Int.random(in: 0...30)
       let probe = BaseProbe()
       let shared = ProbeBase(count: total, fails: true, probe: probe).share(bufferingPolicy: policy)
@@ -338,7 +338,7 @@ struct BufferingStressShareTests {
   /// `next()` calls (it then holds n elements, or, under `.bounded(0)`, does not wait).
   @Test("share, bounded(n) pacing", arguments: [0, 1, 3])
   func boundedPacing(limit: Int) async {
-    for round in 0..<100 {
+    for round in 0..<Stress.rounds(100) {
       let consumers = Int.random(in: 1...4)
       let requested = Counts(consumers)
       let violations = Atomic<Int>(0)
@@ -380,7 +380,7 @@ struct BufferingStressShareTests {
   /// iterator gets nil.
   @Test("share, joiners, leavers and cancellation together", arguments: losslessPolicies)
   func chaos(policy: AsyncBufferSequencePolicy) async {
-    for round in 0..<150 {
+    for round in 0..<Stress.rounds(150) {
       let total = 60
       let probe = BaseProbe()
       let shared = ProbeBase(count: total, probe: probe).share(bufferingPolicy: policy)
@@ -443,7 +443,7 @@ struct BufferingStressShareTests {
   /// blocked in next() sees the cancellation.
   @Test("share, the last iterator leaving stops the upstream", arguments: losslessPolicies)
   func lastLeavesStopsUpstream(policy: AsyncBufferSequencePolicy) async {
-    for round in 0..<150 {
+    for round in 0..<Stress.rounds(150) {
       let probe = BaseProbe()
       let total = Int.random(in: 1...6)
       // After `total` elements the base waits in next() until its task is cancelled.
@@ -493,7 +493,7 @@ struct BufferingStressShareTests {
   /// The upstream blocked in the base's next() sees the cancellation when the last iterator leaves.
   @Test("share, the base sees the cancellation", arguments: losslessPolicies)
   func baseSeesCancellation(policy: AsyncBufferSequencePolicy) async {
-    for round in 0..<150 {
+    for round in 0..<Stress.rounds(150) {
       let probe = BaseProbe()
       let shared = ProbeBase(count: 0, blocks: true, probe: probe).share(bufferingPolicy: policy)
       let consumers = Int.random(in: 1...3)
@@ -538,7 +538,7 @@ struct BufferingStressChannelTests {
   /// was cancelled delivers nothing; everything returns.
   @Test("channel, random cancellation of senders and consumers")
   func randomCancellation() async {
-    for round in 0..<200 {
+    for round in 0..<Stress.rounds(200) {
       let channel = AsyncChannel<Int>()
       let senders = Int.random(in: 1...4)
       let perSender = 40
@@ -614,7 +614,7 @@ struct BufferingStressChannelTests {
   /// is delivered twice.
   @Test("throwing channel, fail races with send and next")
   func failRaces() async {
-    for round in 0..<300 {
+    for round in 0..<Stress.rounds(300) {
       let channel = AsyncThrowingChannel<Int, Boom>()
       let consumers = Int.random(in: 1...4)
       let consumerTasks = (0..<consumers).map { _ in
@@ -666,7 +666,7 @@ struct BufferingStressChannelTests {
   /// finish() races with sends and next() calls: every party returns, no element twice.
   @Test("channel, finish races with send and next")
   func finishRaces() async {
-    for round in 0..<300 {
+    for round in 0..<Stress.rounds(300) {
       let channel = AsyncChannel<Int>()
       let consumerTasks = (0..<Int.random(in: 1...4)).map { _ in
         Task.detached { () -> [Int] in
@@ -703,7 +703,7 @@ struct BufferingStressBufferTests {
     arguments: [AsyncBufferSequencePolicy.bounded(1), .bounded(3), .unbounded] + droppingPolicies)
   func randomCancellation(policy: AsyncBufferSequencePolicy) async {
     let lossless = losslessPolicies.contains(policy)
-    for round in 0..<200 {
+    for round in 0..<Stress.rounds(200) {
       let total = Int.random(in: 0...50)
       let fails = Bool.random()
       let probe = BaseProbe()
@@ -767,7 +767,7 @@ struct BufferingStressBufferTests {
   /// next() — at most n elements wait.
   @Test("buffer, bounded(n) pacing", arguments: [1, 2, 5])
   func boundedPacing(limit: Int) async {
-    for round in 0..<200 {
+    for round in 0..<Stress.rounds(200) {
       let box = Counts(1)
       let violations = Atomic<Int>(0)
       let probe = BaseProbe { index in

@@ -496,7 +496,7 @@ struct TaggedRun: AsyncSequence, Sendable {
 struct FlatMapLatestStressTests {
   @Test("10,000 runs of a fast base and fast inners: never an older inner's element, the last inner whole, an end")
   func stress() async {
-    let runs = 10_000
+    let runs = Stress.rounds(10_000)
     let baseCount = 8
     let innerCount = 3
     // Runs in which some inner was cut short, so that the promise was exercised, not just the happy path.

@@ -495,7 +495,7 @@ struct MPSCChannelStressTests {
     "several producers on real threads: every element once, each producer's in order, then the end",
     arguments: [(producers: 4, low: 8, high: 32), (8, 1, 1), (2, 256, 1024)])
   func manyProducers(producers: Int, low: Int, high: Int) async throws {
-    let perProducer = 100_000 / producers
+    let perProducer = Stress.rounds(100_000) / producers
     var channelAndSource = makeChannel(low: low, high: high)
     let channel = channelAndSource.takeChannel()
     var source = consume channelAndSource.source

@@ -134,7 +134,8 @@ struct ThrottleTests {
   @Test("reducing on real threads, a consumer that lags at random: every element exactly once, in order")
   func reducingRealThreads() async {
     var failures = 0
-    for _ in 0..<300 {
+    let runs = Stress.rounds(300)
+    for _ in 0..<runs {
       let (stream, input) = AsyncStream.makeStream(of: Int.self)
       Task.detached {
         for element in 0..<40 {
@@ -151,7 +152,7 @@ struct ThrottleTests {
       }
       if flattened != Array(0..<40) { failures += 1 }
     }
-    #expect(failures == 0, "\(failures) of 300 runs lost, repeated or reordered elements")
+    #expect(failures == 0, "\(failures) of \(runs) runs lost, repeated or reordered elements")
   }
 
   @Test(

@@ -13,7 +13,7 @@ import Testing
 // MARK: - Support
 
 /// How many times each scenario runs.
-private let runs = 2_000
+private let runs = Stress.rounds(2_000)
 
 /// A one-shot latch any number of tasks wait at until it is opened.
 private final class Latch: Sendable {
