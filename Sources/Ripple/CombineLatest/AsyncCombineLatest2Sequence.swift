@@ -46,7 +46,10 @@ where Base1.Element: Sendable, Base2.Element: Sendable {
 /// other. After that, every element of either base makes a pair with the latest element of the other. The bases
 /// are iterated in a task of the operator's own, started on the first `next()`; after the first pair each base is
 /// asked for its next element only once its previous one has been combined into a pair the consumer took, so a
-/// slow consumer slows the bases down instead of collecting a backlog. Each iterator iterates the bases anew.
+/// slow consumer slows the bases down instead of collecting a backlog. A base that is a
+/// ``MultiProducerSingleConsumerAsyncChannel``'s `elements()` hands over what the channel's consumer side already
+/// holds (up to 256) with each element, in one step (<doc:CombineLatest> says more). Each iterator iterates the
+/// bases anew.
 ///
 /// - The sequence finishes when both bases have finished, or as soon as one finishes without ever producing.
 /// - Bases of one `Failure` type give the sequence that type, and non-throwing bases a non-throwing sequence; bases

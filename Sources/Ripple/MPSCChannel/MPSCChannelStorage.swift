@@ -119,6 +119,19 @@ final class _MPSCChannelStorage<Element, Failure: Error>: @unchecked Sendable {
     return try await nextSlow(isolation: actor)
   }
 
+  /// Passes up to `limit` elements of the consumer's batch to `body` without waiting, each accounted for as
+  /// returned; none in a cancelled task (whose next `next()` ends the channel).
+  @inlinable
+  func takeBuffered(upTo limit: Int, _ body: (Element) -> Void) {
+    guard !Task.isCancelled else { return }
+    var taken = 0
+    while taken < limit, let element = batch.popFirst() {
+      returned(element)
+      body(element)
+      taken += 1
+    }
+  }
+
   /// Accounts for one element returned; reports once when the batch falls below the low watermark.
   @inlinable
   func returned(_ element: borrowing Element) {

@@ -189,5 +189,14 @@ struct _MPSCChannelElements<Element, Failure: Error>: AsyncSequence, Sendable {
   }
 }
 
+extension _MPSCChannelElements.Iterator {
+  /// Passes up to `limit` of the elements the consumer already took out of the channel to `body`, without waiting:
+  /// `merge`, `combineLatest` and `zip` over the channel hand them over in one step instead of one each.
+  @inlinable
+  mutating func takeBuffered(upTo limit: Int, _ body: (Element) -> Void) {
+    backing.storage.takeBuffered(upTo: limit, body)
+  }
+}
+
 @available(*, unavailable)
 extension _MPSCChannelElements.Iterator: Sendable {}

@@ -40,7 +40,9 @@ where Base1.Element: Sendable, Base2.Element == Base1.Element {
 /// Each element is delivered exactly once, and the elements of one base keep their order. The bases are iterated
 /// in a task of the operator's own, started on the first `next()`; each base is asked for its next element only
 /// once the consumer has taken its previous one, and bases with an element waiting are served in turn, so a fast
-/// base cannot starve a slow one. Each iterator iterates the bases anew.
+/// base cannot starve a slow one. A base that is a ``MultiProducerSingleConsumerAsyncChannel``'s `elements()`
+/// hands over what the channel's consumer side already holds (up to 256) with each element, in one step
+/// (<doc:Merge> says more). Each iterator iterates the bases anew.
 ///
 /// - The sequence finishes when both bases have finished.
 /// - Bases of one `Failure` type give the sequence that type, and non-throwing bases a non-throwing sequence; bases

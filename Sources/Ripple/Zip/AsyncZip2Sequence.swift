@@ -41,7 +41,9 @@ where Base1.Element: Sendable, Base2.Element: Sendable {
 ///
 /// The bases are iterated in a task of the operator's own, started on the first `next()`, one child task per base;
 /// each base is at most one element ahead of the pairs the consumer took, so memory stays bounded when one base is
-/// faster. Each iterator iterates the bases anew.
+/// faster; a base that is a ``MultiProducerSingleConsumerAsyncChannel``'s `elements()` hands over what the
+/// channel's consumer side already holds (up to 256) with each element, in one step (<doc:Zip> says more). Each
+/// iterator iterates the bases anew.
 ///
 /// - The sequence finishes as soon as either base finishes, as no further pair can be complete; the other base is
 ///   cancelled and an element it had ready is dropped.

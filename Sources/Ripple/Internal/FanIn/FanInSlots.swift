@@ -68,8 +68,11 @@ struct _FanInWakeBuilder {
   }
 }
 
-/// The elements a fan-in operator's bases produced that the consumer has not used yet: at most one per base,
-/// because a base's producer suspends on its element until it is used.
+/// The elements a fan-in operator's bases produced that the consumer has not used yet, in each base's order.
+///
+/// A base's producer suspends on what it handed over until all of it is used: one element, or — from a base whose
+/// iterator already held several (a channel's) — a batch. The head of each base's elements is
+/// `pending`, so that the policies, which see one element per base at a time, are the same for both.
 @usableFromInline
 struct _FanInSlots<Value> {
   /// One base's element and its producer.
@@ -77,6 +80,8 @@ struct _FanInSlots<Value> {
   struct Slot {
     /// The element, until it is used.
     @usableFromInline var pending: Value?
+    /// The rest of a batch, after `pending`: each becomes `pending` in turn once the one before is used.
+    @usableFromInline var rest = _Deque<Value>()
     /// The producer, once it suspended on `pending`.
     @usableFromInline var producer: _FanInProducer?
     /// `pending` was used before its producer suspended: the producer goes on at once.
@@ -107,6 +112,28 @@ struct _FanInSlots<Value> {
     pendingCount += 1
   }
 
+  /// Keeps `value` and then `rest` (emptied; it gets the slot's spare storage) of base `index` until all of it is
+  /// used; its producer suspends meanwhile.
+  @inlinable
+  mutating func hold(_ value: Value, then rest: inout _Deque<Value>, at index: Int) {
+    hold(value, at: index)
+    guard !rest.isEmpty else { return }
+    // O(1): the deques trade storage, so neither allocates once both have grown.
+    swap(&slots[index].rest, &rest)
+  }
+
+  /// Makes the next element of base `index`'s batch pending after its pending one was taken; `false` when the
+  /// batch is used up, so that its producer goes on.
+  @inlinable
+  mutating func advance(_ index: Int) -> Bool {
+    guard !slots[index].rest.isEmpty else {
+      pendingCount -= 1
+      return false
+    }
+    slots[index].pending = slots[index].rest.popFirst()
+    return true
+  }
+
   /// Takes the pending element of the next base from the cursor on, and lets its producer go on.
   @inlinable
   mutating func takeNext() -> (index: Int, value: Value, wake: _FanInWake) {
@@ -116,20 +143,20 @@ struct _FanInSlots<Value> {
     }
     cursor = index + 1 == slots.count ? 0 : index + 1
     let value = slots[index].pending.take()!
-    pendingCount -= 1
-    return (index, value, release(index))
+    return (index, value, advance(index) ? .none : release(index))
   }
 
-  /// Takes every pending element, in the order of the bases, and lets their producers go on.
+  /// Takes every pending element, in the order of the bases, and lets the producers whose batches are used up go
+  /// on.
   @inlinable
   mutating func takeAll(_ body: (Int, Value) -> Void) -> _FanInWake {
     var producers = _FanInWakeBuilder(capacity: slots.count)
     for index in slots.indices {
       guard let value = slots[index].pending.take() else { continue }
       body(index, value)
+      guard !advance(index) else { continue }
       if case .one(let producer) = release(index) { producers.append(producer) }
     }
-    pendingCount = 0
     return producers.build()
   }
 
@@ -161,7 +188,10 @@ struct _FanInSlots<Value> {
     var producers = _FanInWakeBuilder(capacity: slots.count)
     for index in slots.indices {
       if let producer = slots[index].producer { producers.append(producer) }
-      slots[index] = Slot()
+      slots[index].pending = nil
+      slots[index].rest.removeAll()
+      slots[index].producer = nil
+      slots[index].released = false
     }
     pendingCount = 0
     return producers.build()

@@ -6,7 +6,8 @@
 /// once the lock is released.
 ///
 /// Backpressure: a producer whose element the policy cannot use at once suspends until it is used, and only then
-/// asks its base for the next one — so each base has at most one element in flight. When the consumer already
+/// asks its base for the next one — so each base has at most one element in flight, or, from a base whose iterator
+/// already held several, the batch it handed over. When the consumer already
 /// waits and the policy makes an output of the element, the producer does not suspend at all: the steady path of
 /// a fast consumer costs one lock and one resumption per element.
 ///
@@ -40,6 +41,9 @@ struct _FanInStateMachine<Policy: _FanInPolicy, Failure: Error>: ~Copyable {
     case resumeConsumer(Consumer, Result<Output?, Failure>, _FanInWake)
     /// The producer suspends until its element is used (see ``producerSuspending(at:_:)``).
     case suspendProducer
+    /// Hand the result to the waiting consumer and wake the producers; then the producer suspends until the rest
+    /// of its batch is used.
+    case resumeConsumerThenSuspendProducer(Consumer, Result<Output?, Failure>, _FanInWake)
     /// Resume a producer that was about to suspend: `true` to go on, `false` to stop.
     case resumeProducer(_FanInProducer, Bool)
     /// Iteration is over: the producer stops.
@@ -74,25 +78,24 @@ struct _FanInStateMachine<Policy: _FanInPolicy, Failure: Error>: ~Copyable {
 
   // MARK: Producer events
 
-  /// Base `index` produced `value`.
+  /// Base `index` produced `value`, and then `rest`: what its iterator already held (a channel's),
+  /// emptied by the call. Each element is taken as if it came alone, in order.
   @inlinable
-  mutating func elementProduced(_ value: Value, at index: Int) -> Action {
-    switch state {
-    case .running(let consumer?):
-      if policy.absorbs(value, at: index, slots: slots) { return .none }
-      if let (output, wake) = policy.output(for: value, at: index, slots: &slots) {
-        state = .running(nil)
-        return .resumeConsumer(consumer, .success(output), wake)
-      }
-      slots.hold(value, at: index)
-      return .suspendProducer
-    case .running(nil):
-      if policy.absorbs(value, at: index, slots: slots) { return .none }
-      slots.hold(value, at: index)
-      return .suspendProducer
-    case .failed, .finished:
-      return .stopProducer
+  mutating func elementsProduced(_ value: Value, then rest: inout _Deque<Value>, at index: Int) -> Action {
+    guard case .running(let consumer) = state else { return .stopProducer }
+    var value = value
+    while policy.absorbs(value, at: index, slots: slots) {
+      guard let next = rest.popFirst() else { return .none }
+      value = next
     }
+    if let consumer, let (output, wake) = policy.output(for: value, at: index, slots: &slots) {
+      state = .running(nil)
+      guard let next = rest.popFirst() else { return .resumeConsumer(consumer, .success(output), wake) }
+      slots.hold(next, then: &rest, at: index)
+      return .resumeConsumerThenSuspendProducer(consumer, .success(output), wake)
+    }
+    slots.hold(value, then: &rest, at: index)
+    return .suspendProducer
   }
 
   /// The producer of base `index`, told to suspend, is about to: `.none` means it waits to be resumed.

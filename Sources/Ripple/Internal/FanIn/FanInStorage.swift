@@ -63,22 +63,58 @@ final class _FanInStorage<Policy: _FanInPolicy, Failure: Error>: _IterationStora
   func produce<Base: AsyncSequence>(
     _ base: Base, at index: Int, as wrap: (Base.Element) -> Value
   ) async throws(Failure) -> Bool where Base.Failure == Failure {
-    var iterator = base.makeAsyncIterator()
-    while let element = try await iterator.next(isolation: nil) {
-      let value = wrap(element)
-      switch machine.withLock({ $0.elementProduced(value, at: index) }) {
-      case .suspendProducer:
-        let goOn = await withUnsafeContinuation(isolation: nil) { (producer: _FanInProducer) in
-          perform(machine.withLock { $0.producerSuspending(at: index, producer) })
-        }
-        guard goOn else { return false }
-      case .stopProducer:
-        return false
-      case let action:
-        perform(action)
-      }
+    let iterator = base.makeAsyncIterator()
+    // A channel's iterator holds what its consumer took out of the channel: hand it over in batches. A type check
+    // rather than a protocol, so that the batch loop is specialised for the element type (through a protocol the
+    // call was generic, and its metadata lookups cost more than the batches saved).
+    typealias ChannelIterator = _MPSCChannelElements<Base.Element, Failure>.Iterator
+    if Base.AsyncIterator.self == ChannelIterator.self {
+      var channel = unsafeBitCast(iterator, to: ChannelIterator.self)
+      return try await produceBatches(of: &channel, at: index, as: wrap)
+    }
+    var single = iterator
+    var none = _Deque<Value>()
+    while let element = try await single.next(isolation: nil) {
+      guard await handOver(wrap(element), then: &none, at: index) else { return false }
     }
     return true
+  }
+
+  /// ``produce(_:at:as:)`` for a channel's iterator: each step hands over an element it waited for and those the
+  /// channel's consumer already holds, at most ``batchLimit`` in all.
+  @inlinable
+  func produceBatches<Element>(
+    of iterator: inout _MPSCChannelElements<Element, Failure>.Iterator, at index: Int, as wrap: (Element) -> Value
+  ) async throws(Failure) -> Bool {
+    var batch = _Deque<Value>()
+    while let element = try await iterator.next(isolation: nil) {
+      iterator.takeBuffered(upTo: Self.batchLimit - 1) { batch.append(wrap($0)) }
+      guard await handOver(wrap(element), then: &batch, at: index) else { return false }
+    }
+    return true
+  }
+
+  /// The most elements a producer hands over in one step: what a channel's consumer holds beyond it waits for the
+  /// next step, so that a fan-in holds at most this many elements per base.
+  @inlinable static var batchLimit: Int { 256 }
+
+  /// Hands `value` and then `rest` (emptied) over as base `index`'s, waiting until they are used when the
+  /// consumer cannot use them at once; `false` when the iteration ended.
+  @inlinable
+  func handOver(_ value: Value, then rest: inout _Deque<Value>, at index: Int) async -> Bool {
+    let action = machine.withLock { $0.elementsProduced(value, then: &rest, at: index) }
+    switch action {
+    case .suspendProducer, .resumeConsumerThenSuspendProducer:
+      perform(action)
+      return await withUnsafeContinuation(isolation: nil) { (producer: _FanInProducer) in
+        perform(machine.withLock { $0.producerSuspending(at: index, producer) })
+      }
+    case .stopProducer:
+      return false
+    default:
+      perform(action)
+      return true
+    }
   }
 
   /// Runs an action outside the lock.
@@ -89,7 +125,8 @@ final class _FanInStorage<Policy: _FanInPolicy, Failure: Error>: _IterationStora
       break
     case .returnResult(_, let wake):
       wake.resume()
-    case .resumeConsumer(let consumer, let result, let wake):
+    case .resumeConsumer(let consumer, let result, let wake),
+      .resumeConsumerThenSuspendProducer(let consumer, let result, let wake):
       wake.resume()
       consumer.resume(returning: result)
     case .resumeProducer(let producer, let goOn):
