@@ -131,6 +131,31 @@ struct ThrottleTests {
     }
   }
 
+  @Test(
+    "a slow consumer takes the last element after the base finished: the iteration ends and lets go of the base",
+    .timeLimit(.minutes(1)))
+  func slowConsumerLastElementEndsTimer() async {
+    let released = Signal()
+    let clock = TestClock()
+    await clock.lockstep {
+      let (stream, input) = AsyncStream.makeStream(of: Int.self)
+      var iterator = Released(stream, whenGone: released).throttle(for: .seconds(1), clock: clock)
+        .makeAsyncIterator()
+      input.yield(1)
+      #expect(await iterator.next() == 1)
+      // 2 is due at 1 s while nobody waits; the base finishes before the consumer asks.
+      input.yield(2)
+      await clock.advance(by: .seconds(1))
+      input.finish()
+      // The base task sees the finish before the consumer asks.
+      await clock.advance(by: .zero)
+      #expect(await iterator.next() == 2)
+      #expect(await iterator.next() == nil)
+    }
+    // Only the iteration's storage and tasks hold the base now: it goes once the timer task stopped too.
+    await released.wait()
+  }
+
   @Test("reducing on real threads, a consumer that lags at random: every element exactly once, in order")
   func reducingRealThreads() async {
     var failures = 0
@@ -216,4 +241,23 @@ struct ThrottleTests {
     }
     #expect(seen == [1])
   }
+}
+
+/// A base that signals when the last copy of it is gone.
+private struct Released<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable {
+  final class Token: Sendable {
+    let signal: Signal
+    init(_ signal: Signal) { self.signal = signal }
+    deinit { signal.ready() }
+  }
+
+  let base: Base
+  let token: Token
+
+  init(_ base: Base, whenGone signal: Signal) {
+    self.base = base
+    token = Token(signal)
+  }
+
+  func makeAsyncIterator() -> Base.AsyncIterator { base.makeAsyncIterator() }
 }

@@ -19,8 +19,8 @@ struct _DebouncePolicy<Element: Sendable, Instant: InstantProtocol>: _TimedPolic
   @inlinable var isHolding: Bool { pending != nil }
 
   @inlinable
-  mutating func received(_ element: Element, now: Instant, end: Instant, consumerWaiting: Bool) -> Element? {
-    defer { pending = (element, end) }
+  mutating func received(_ element: Element, now: Instant, end: () -> Instant, consumerWaiting: Bool) -> Element? {
+    defer { pending = (element, end()) }
     guard let previous = pending, previous.deadline <= now else { return nil }
     return previous.element
   }
@@ -41,4 +41,9 @@ struct _DebouncePolicy<Element: Sendable, Instant: InstantProtocol>: _TimedPolic
 
   @inlinable
   mutating func baseFinishedIdle() {}
+
+  @inlinable
+  mutating func discard() {
+    pending = nil
+  }
 }

@@ -182,8 +182,10 @@ struct _MPSCChannelElements<Element, Failure: Error>: AsyncSequence, Sendable {
 
     @inlinable init(_ backing: Backing) { self.backing = backing }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(Failure) -> Element? {
+      // Inlined into the caller (@inline(__always)): a call would cost an async frame and an executor
+      // check per element.
       try await backing.storage.next(isolation: actor)
     }
   }

@@ -78,10 +78,12 @@ where Base.Element: Sendable {
 
     /// Returns the base's next element that the predicate does not call a duplicate of the last one
     /// returned; `nil` when the base ends, and after an error.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func next(
       isolation actor: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Element? {
+      // Inlined into the caller (@inline(__always)): a call would cost an async frame and an executor
+      // check per element.
       guard !finished else { return nil }
       do throws(Failure) {
         while let element = try await base.next(isolation: actor) {

@@ -55,10 +55,12 @@ public struct AsyncRemoveDuplicatesSequence<Base: AsyncSequence>: AsyncSequence 
     }
 
     /// Returns the base's next element that differs from the last one returned; `nil` when the base ends.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func next(
       isolation actor: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Element? {
+      // Inlined into the caller (@inline(__always)): a call would cost an async frame and an executor
+      // check per element.
       while let element = try await base.next(isolation: actor) {
         if let last, last == element { continue }
         last = element

@@ -75,8 +75,10 @@ public struct AsyncThrowingRemoveDuplicatesSequence<Base: AsyncSequence>: AsyncS
 
     /// Returns the base's next element that the predicate does not call a duplicate of the last one returned;
     /// `nil` when the base ends, and after an error.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> Element? {
+      // Inlined into the caller (@inline(__always)): a call would cost an async frame and an executor
+      // check per element.
       try await core.next(isolation: actor)
     }
   }

@@ -40,7 +40,7 @@ struct _ThrottlePolicy<Input: Sendable, Element: Sendable, Instant: InstantProto
   @inlinable var isHolding: Bool { held != nil }
 
   @inlinable @inline(__always)
-  mutating func received(_ input: Input, now: Instant, end: Instant, consumerWaiting: Bool) -> Element? {
+  mutating func received(_ input: Input, now: Instant, end: () -> Instant, consumerWaiting: Bool) -> Element? {
     if due || intervalEnd.map({ now < $0 }) == true {
       // The steady path of a burst: an interval is open (or its end waits for the consumer); fold the element in.
       held = reduce(held, input)
@@ -52,7 +52,7 @@ struct _ThrottlePolicy<Input: Sendable, Element: Sendable, Instant: InstantProto
       due = true
       return nil
     }
-    intervalEnd = end
+    intervalEnd = end()
     if let emitted = held {
       // The interval ended before this element came, even if the timer has not run yet.
       held = reduce(nil, input)
@@ -93,5 +93,12 @@ struct _ThrottlePolicy<Input: Sendable, Element: Sendable, Instant: InstantProto
   @inlinable
   mutating func baseFinishedIdle() {
     intervalEnd = nil
+  }
+
+  @inlinable
+  mutating func discard() {
+    intervalEnd = nil
+    held = nil
+    due = false
   }
 }

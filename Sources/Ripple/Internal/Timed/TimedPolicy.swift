@@ -16,9 +16,9 @@ protocol _TimedPolicy: Sendable {
   /// Whether an element waits to be emitted: while one does, the base's end waits for it.
   var isHolding: Bool { get }
 
-  /// The base produced `input` at `now`; `end` is `now` plus the operator's interval; `consumerWaiting` says
-  /// whether a consumer waits in `next()`. Returns an element to emit at once.
-  mutating func received(_ input: Input, now: Instant, end: Instant, consumerWaiting: Bool) -> Element?
+  /// The base produced `input` at `now`; `end()` is `now` plus the operator's interval (computed only if asked
+  /// for); `consumerWaiting` says whether a consumer waits in `next()`. Returns an element to emit at once.
+  mutating func received(_ input: Input, now: Instant, end: () -> Instant, consumerWaiting: Bool) -> Element?
   /// The timer slept until `deadline`; `end()` reads the clock's now plus the interval. Returns the element to emit.
   mutating func timerFired(
     at deadline: Instant, end: () -> Instant, baseFinished: Bool, consumerWaiting: Bool
@@ -28,4 +28,6 @@ protocol _TimedPolicy: Sendable {
   mutating func consumerArrived(end: () -> Instant, baseFinished: Bool) -> Element?
   /// The base finished while the policy held nothing: nothing is timed any more.
   mutating func baseFinishedIdle()
+  /// The iteration ended: drop what is held.
+  mutating func discard()
 }

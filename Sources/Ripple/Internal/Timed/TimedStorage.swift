@@ -57,8 +57,8 @@ where Base.Element: Sendable, Policy.Input == Base.Element, Policy.Instant == C.
         return
       }
       let now = clock.now
-      let end = now.advanced(by: interval)
-      guard perform(machine.withLock { $0.elementProduced(element, now: now, end: end) }) else { return }
+      let produced = machine.withLock { $0.elementProduced(element, now: now, end: { now.advanced(by: interval) }) }
+      guard perform(produced) else { return }
     }
   }
 
@@ -78,9 +78,11 @@ where Base.Element: Sendable, Policy.Input == Base.Element, Policy.Instant == C.
   /// The deadline the timer sleeps to next, waiting for one if nothing is timed; `nil` to stop.
   @inlinable
   func nextDeadline() async -> C.Instant? {
-    await withUnsafeContinuation { (timer: Machine.Timer) in
+    let woken = await withUnsafeContinuation { (timer: Machine.Timer) in
       perform(machine.withLock { $0.deadlineRequested(timer) })
     }
+    // The deadline waits in the machine rather than in the continuation: see `Machine.Action`.
+    return woken ? machine.withLock { $0.takeTimerDeadline() } : nil
   }
 
   /// Runs an action outside the lock; returns `false` when the base-consuming task must stop.
@@ -91,18 +93,18 @@ where Base.Element: Sendable, Policy.Input == Base.Element, Policy.Instant == C.
       break
     case .resumeConsumer(let consumer, let result):
       consumer.resume(returning: result)
-    case .resumeTimer(let timer, let deadline):
-      timer.resume(returning: deadline)
-    case .resumeConsumerAndTimer(let consumer, let element, let timer, let deadline):
+    case .resumeTimer(let timer, let woken):
+      timer.resume(returning: woken)
+    case .resumeConsumerAndTimer(let consumer, let element, let timer):
       consumer.resume(returning: .success(element))
-      timer.resume(returning: deadline)
+      timer.resume(returning: true)
     case .stopProducing:
       return false
     case .cancelTasks:
       machine.withLock { $0.takeTasks() }?.cancel()
     case .end(let consumer, let result, let timer):
       consumer?.resume(returning: result)
-      timer?.resume(returning: nil)
+      timer?.resume(returning: false)
       machine.withLock { $0.takeTasks() }?.cancel()
     }
     return true
