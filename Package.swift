@@ -9,8 +9,7 @@ let strictSettings: [SwiftSetting] = [
   .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
-// Where Apple platforms before OS 26 take another path (`Task.immediate` is missing there, and `Observed` on the
-// main actor cannot run its consumer inside another task), building with
+// Where Apple platforms before OS 26 take another path (`Task.immediate` is missing there), building with
 // RIPPLE_TASK_START_FALLBACK=1 in the environment makes Linux take that path too, so the tests run on it:
 // `.ci/run` runs the Ripple suite that way. Release builds for users never set it.
 let rippleSettings =
