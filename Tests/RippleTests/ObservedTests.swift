@@ -75,6 +75,47 @@ struct ObservedTests {
     #expect(await consumer.value == [0, 3])
   }
 
+  @Test("a main-actor consumer woken from another actor reads after that actor's transaction")
+  @MainActor func mainActorConsumerWokenFromAnotherActor() async {
+    let model = await Self.makeActorModel()
+    let values = Observed { @TestActor in model.a + model.b }
+    let ready = Signal()
+    let consumer = Task { @MainActor in
+      var iterator = values.makeAsyncIterator()
+      let initial = await iterator.next()
+      ready.ready()
+      return [initial, await iterator.next()]
+    }
+    await ready.wait()
+    await Self.change(model, a: 1, b: 2)
+    #expect(await consumer.value == [0, 3])
+  }
+
+  @TestActor private static func makeActorModel() -> ActorModel { ActorModel() }
+
+  @TestActor private static func change(_ model: ActorModel, a: Int, b: Int) {
+    model.a = a
+    model.b = b
+  }
+
+  @Test("waking a main-actor consumer leaves the mutating task as it was")
+  @MainActor func wakingLeavesTheProducerTaskAlone() async {
+    let model = MainModel()
+    let ready = Signal()
+    let consumer = Task { @MainActor in
+      var iterator = Observed { model.a }.makeAsyncIterator()
+      _ = await iterator.next()
+      ready.ready()
+      return await iterator.next()
+    }
+    await ready.wait()
+    let before = withUnsafeCurrentTask { $0?.hashValue }
+    model.a = 1  // wakes the consumer from inside this task
+    #expect(withUnsafeCurrentTask { $0?.hashValue } == before)
+    #expect(before != nil)
+    #expect(await consumer.value == 1)
+  }
+
   @Test("a slow consumer gets the latest value, not a backlog")
   @MainActor func slowConsumerGetsLatest() async {
     let model = MainModel()
