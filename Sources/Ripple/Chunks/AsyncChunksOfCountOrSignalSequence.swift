@@ -125,7 +125,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 /// A signal's element ends the chunk being gathered, if it holds an element: a signal after an empty chunk makes
 /// none. The signal's elements are otherwise ignored, and it keeps its own cadence whatever the count cuts. The base
 /// and the signal are iterated in a task of the operator's own, started on the first `next()`, as ``merge(_:_:)``
-/// iterates its bases: each is asked for its next element only once the previous one was taken. The chunks are
+/// iterates its bases: each is asked for its next element only once the previous one was taken (a base that is a
+/// ``MultiProducerSingleConsumerAsyncChannel``'s `elements()` hands over what the channel's consumer side already
+/// holds with each element, as merge's bases do). The chunks are
 /// gathered on the consuming task, so `Collected` need not be `Sendable`; each reserves room for `count` elements
 /// (up to 4,096).
 ///

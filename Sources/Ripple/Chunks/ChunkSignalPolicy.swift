@@ -9,7 +9,7 @@
 ///
 /// The value is the base's element, or `nil` where the signal fired: the iterator gathers the chunks on the consumer's
 /// side, so that `Collected` need not be `Sendable` and no chunk is built under the lock. Each side has one element in
-/// flight, as in merge. The signal's end leaves the base going on alone (chunks are then cut by count only); the
+/// flight, as in merge (a channel's base, one batch). The signal's end leaves the base going on alone (chunks are then cut by count only); the
 /// base's end cancels the signal, and the consumer gets the end after the base's last element.
 @usableFromInline
 struct _ChunkSignalPolicy<Element: Sendable>: _FanInPolicy {

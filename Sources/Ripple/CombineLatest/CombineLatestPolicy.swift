@@ -10,7 +10,7 @@
 /// Until every base has produced, each base is asked again at once and its element replaces the one before, as in
 /// swift-async-algorithms and Combine: the first output holds each base's latest element, and a base's error or end
 /// is seen even while another base has not produced. Once every base has an element, each base has one element in
-/// flight. A base that finishes without ever producing ends the iteration at once; otherwise it ends when every base
+/// flight (a channel's base, one batch, each of whose elements makes an output). A base that finishes without ever producing ends the iteration at once; otherwise it ends when every base
 /// has finished.
 @usableFromInline
 struct _CombineLatestPolicy<Value: Sendable, Output: Sendable>: _FanInPolicy {

@@ -6,7 +6,8 @@
 /// output:  -- (a,1) -- (b,2) ---|
 /// ```
 ///
-/// Each base is one element ahead at most: its producer waits on it until a tuple takes it. Any base's end ends the
+/// Each base is one element ahead at most (a channel's base, one batch): its producer waits on it until a tuple takes
+/// it. Any base's end ends the
 /// iteration, as no further tuple can be complete, and cancels the other bases.
 @usableFromInline
 struct _ZipPolicy<Value: Sendable, Output: Sendable>: _FanInPolicy {

@@ -82,9 +82,9 @@ struct _FanInSlots<Value> {
     @usableFromInline var pending: Value?
     /// The rest of a batch, after `pending`: each becomes `pending` in turn once the one before is used.
     @usableFromInline var rest = _Deque<Value>()
-    /// The producer, once it suspended on `pending`.
+    /// The producer, once it suspended on `pending` and `rest`.
     @usableFromInline var producer: _FanInProducer?
-    /// `pending` was used before its producer suspended: the producer goes on at once.
+    /// `pending` and `rest` were used before their producer suspended: the producer goes on at once.
     @usableFromInline var released = false
 
     @inlinable init() {}

@@ -2,7 +2,7 @@
 /// output is ready and what it holds.
 ///
 /// Events come from the consumer (`nextReady`, `nextRequested`, `cancelled`) and from one producer per base
-/// (`elementProduced`, `producerSuspending`, `baseFinished`, `baseFailed`); each returns the ``Action`` to run
+/// (`elementsProduced`, `producerSuspending`, `baseFinished`, `baseFailed`); each returns the ``Action`` to run
 /// once the lock is released.
 ///
 /// Backpressure: a producer whose element the policy cannot use at once suspends until it is used, and only then

@@ -63,18 +63,17 @@ final class _FanInStorage<Policy: _FanInPolicy, Failure: Error>: _IterationStora
   func produce<Base: AsyncSequence>(
     _ base: Base, at index: Int, as wrap: (Base.Element) -> Value
   ) async throws(Failure) -> Bool where Base.Failure == Failure {
-    let iterator = base.makeAsyncIterator()
+    var iterator = base.makeAsyncIterator()
     // A channel's iterator holds what its consumer took out of the channel: hand it over in batches. A type check
     // rather than a protocol, so that the batch loop is specialised for the element type (through a protocol the
     // call was generic, and its metadata lookups cost more than the batches saved).
     typealias ChannelIterator = _MPSCChannelElements<Base.Element, Failure>.Iterator
     if Base.AsyncIterator.self == ChannelIterator.self {
-      var channel = unsafeBitCast(iterator, to: ChannelIterator.self)
+      var channel = unsafeBitCast(consume iterator, to: ChannelIterator.self)
       return try await produceBatches(of: &channel, at: index, as: wrap)
     }
-    var single = iterator
     var none = _Deque<Value>()
-    while let element = try await single.next(isolation: nil) {
+    while let element = try await iterator.next(isolation: nil) {
       guard await handOver(wrap(element), then: &none, at: index) else { return false }
     }
     return true
