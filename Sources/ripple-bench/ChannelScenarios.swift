@@ -14,14 +14,7 @@ func channelScenarios() -> [Scenario] {
         }
         channel.finish()
       }
-      var sum = 0
-      var seen = 0
-      for await value in channel {
-        sum &+= value
-        seen += 1
-      }
-      precondition(sum == operatorElements * (operatorElements - 1) / 2)
-      return seen
+      return await sumAll(channel)
     },
     Scenario(name: "channel.4producers", baseline: "asyncstream.raw", operations: operatorElements) {
       let channel = AsyncChannel<Int>()
@@ -38,14 +31,7 @@ func channelScenarios() -> [Scenario] {
         }
         channel.finish()
       }
-      var sum = 0
-      var seen = 0
-      for await value in channel {
-        sum &+= value
-        seen += 1
-      }
-      precondition(sum == operatorElements * (operatorElements - 1) / 2)
-      return seen
+      return await sumAll(channel)
     },
     // The multi-producer single-consumer channel: a watermark of 256 lets a producer run ahead by a few cache
     // lines of `Int`s before it waits, and resuming it below 64 leaves the consumer a quarter of a batch to work
@@ -57,7 +43,7 @@ func channelScenarios() -> [Scenario] {
     Scenario(name: "channel.raw.4producers", baseline: "asyncstream.raw", operations: operatorElements) {
       var channelAndSource = MultiProducerSingleConsumerAsyncChannel.makeChannel(
         of: Int.self, backpressureStrategy: .watermark(low: 64, high: 256))
-      var channel = channelAndSource.takeChannel()
+      let channel = channelAndSource.takeChannel()
       var source = consume channelAndSource.source
       let producers = 4
       for producer in 0..<producers {
@@ -65,40 +51,19 @@ func channelScenarios() -> [Scenario] {
       }
       // Finishing here would end the channel for every source: dropping this one leaves it to the producers.
       _ = consume source
-      var sum = 0
-      var seen = 0
-      while let value = await channel.next() {
-        sum &+= value
-        seen += 1
-      }
-      precondition(sum == operatorElements * (operatorElements - 1) / 2)
-      return seen
+      return await sumAll(channel.elements())
     },
     Scenario(name: "channel.raw.unbounded", baseline: "asyncstream.raw", operations: operatorElements) {
       // Watermarks no level reaches: the producer never waits, as the unbounded stream's never does.
       var channelAndSource = MultiProducerSingleConsumerAsyncChannel.makeChannel(
         of: Int.self, backpressureStrategy: .watermark(low: .max, high: .max))
-      var channel = channelAndSource.takeChannel()
+      let channel = channelAndSource.takeChannel()
       produce(0..<operatorElements, into: consume channelAndSource.source)
-      var sum = 0
-      var seen = 0
-      while let value = await channel.next() {
-        sum &+= value
-        seen += 1
-      }
-      precondition(sum == operatorElements * (operatorElements - 1) / 2)
-      return seen
+      return await sumAll(channel.elements())
     },
     Scenario(name: "buffer.bounded", baseline: "asyncstream.raw", operations: operatorElements) {
       // The buffer's own task plays the stream's producer task: it pulls a counting base and hands over.
-      var sum = 0
-      var seen = 0
-      for await value in Counting(count: operatorElements).buffer(policy: .bounded(64)) {
-        sum &+= value
-        seen += 1
-      }
-      precondition(sum == operatorElements * (operatorElements - 1) / 2)
-      return seen
+      await sumAll(Counting(count: operatorElements).buffer(policy: .bounded(64)))
     },
   ]
 }

@@ -13,14 +13,6 @@ import Testing
 
 // MARK: - Support
 
-/// Every element of a non-throwing sequence.
-private func collect<S: AsyncSequence>(_ sequence: S) async -> [S.Element] where S.Failure == Never {
-  var elements: [S.Element] = []
-  var iterator = sequence.makeAsyncIterator()
-  while let element = await iterator.next(isolation: nil) { elements.append(element) }
-  return elements
-}
-
 /// The elements a throwing sequence gave before it threw, the error, and what `next()` returned after it.
 private func collectUntilError<S: AsyncSequence>(
   _ sequence: S

@@ -3,14 +3,6 @@ import Testing
 
 @testable import Ripple
 
-/// Collects every element of a non-throwing sequence.
-private func collect<S: AsyncSequence>(_ sequence: S) async -> [S.Element] where S.Failure == Never {
-  var elements: [S.Element] = []
-  var iterator = sequence.makeAsyncIterator()
-  while let element = await iterator.next(isolation: nil) { elements.append(element) }
-  return elements
-}
-
 /// A marble pipeline's chunks as values: each chunk's letters joined, `'ab'` in a diagram.
 private func joined<S: AsyncSequence>(_ chunks: S) -> AsyncMapSequence<S, String> where S.Element == [String] {
   chunks.map { $0.joined() }

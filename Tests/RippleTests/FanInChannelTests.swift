@@ -148,10 +148,3 @@ struct FanInChannelTests {
     #expect(seen.filter { $0 >= manyElements } == Array(manyElements..<manyElements + 50))
   }
 }
-
-/// Every element of `sequence`.
-private func collect<S: AsyncSequence<Int, Boom>>(_ sequence: S) async throws(Boom) -> [Int] {
-  var seen: [Int] = []
-  for try await value in sequence { seen.append(value) }
-  return seen
-}
