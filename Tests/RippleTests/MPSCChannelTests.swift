@@ -124,6 +124,32 @@ struct MPSCChannelTests {
     }
   }
 
+  @Test("a producer registering its callback waits while the level stays at or above low, whatever others send")
+  func noResumeAtOrAboveLow() async throws {
+    // Issue #28 2b: sources a, b, c at .watermark(low: 2, high: 4). A later send below `high` (c's) must not hand
+    // the demand to a producer told to wait before it (a), since the level never went below `low` in between.
+    var channelAndSource = makeChannel(low: 2, high: 4)
+    var channel = channelAndSource.takeChannel()
+    var a = consume channelAndSource.source
+    var b = a.makeAdditionalSource()
+    var c = a.makeAdditionalSource()
+    let log = ChannelLog()
+    for value in 1...3 { #expect(handle(try sendNow(value, to: &a)) == nil) }
+    var handleA = try #require(handle(try sendNow(4, to: &a)))  // level 4
+    #expect(await channel.next() == 1)  // level 3
+    var handleB = try #require(handle(try sendNow(5, to: &b)))  // level 4
+    handleB.enqueueCallback { log.record("b \(describe($0))") }
+    #expect(await channel.next() == 2)
+    #expect(await channel.next() == 3)  // level 2: not below low
+    #expect(handle(try sendNow(6, to: &c)) == nil)  // level 3, below high: c may produce more
+    handleA.enqueueCallback { log.record("a \(describe($0))") }
+    #expect(log.all == [])
+    #expect(await channel.next() == 4)  // level 2
+    #expect(log.all == [])
+    #expect(await channel.next() == 5)  // level 1: both resume, in the order they began waiting
+    #expect(log.all == ["b more", "a more"])
+  }
+
   @Test("a producer told to wait by an empty send resumes once the consumer finds the channel drained")
   func emptySendAtHigh() async throws {
     let clock = TestClock()

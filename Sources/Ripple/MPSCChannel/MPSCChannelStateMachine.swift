@@ -54,9 +54,6 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
   @usableFromInline var bufferLevel = 0
   /// The water level of every element sent and not yet reported returned by the consumer.
   @usableFromInline var level = 0
-  /// Whether producers may produce: set when a send leaves `level` below `high`, or the consumer drains it below
-  /// `low`; cleared when a send reaches `high`.
-  @usableFromInline var hasDemand = true
   @usableFromInline let low: Int
   @usableFromInline let high: Int
   @usableFromInline let waterLevel: WaterLevel?
@@ -68,6 +65,8 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
   /// Issued tokens cancelled before their producer registered: it then fails with `CancellationError`.
   @usableFromInline var cancelledTokens: [UInt64] = []
   @usableFromInline var lastToken: UInt64 = 0
+  /// Every token up to this one was handed out before the level last fell below `low`: its producer need not wait.
+  @usableFromInline var drainedThrough: UInt64 = 0
 
   /// The consumer waiting for elements.
   @usableFromInline var consumer: Consumer?
@@ -149,7 +148,7 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
     return .none
   }
 
-  /// One element sent. `level` reaching `high` takes the demand away and hands out a token to wait under.
+  /// One element sent. A level of `high` or more hands out a token to wait under.
   @inlinable
   mutating func sent(_ element: consuming Element) -> Action {
     guard case .channeling = state else { return .throwAlreadyFinished }
@@ -176,9 +175,8 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
 
   @inlinable
   mutating func sendResult() -> Action {
-    hasDemand = level < high
     var token: UInt64?
-    if !hasDemand {
+    if level >= high {
       lastToken &+= 1
       token = lastToken
       issuedTokens.append(lastToken)
@@ -189,7 +187,8 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
   }
 
   /// The producer holding `token` registers: it resumes at once if its token was cancelled, the channel ended, or
-  /// the demand came back since its send; otherwise it waits for the consumer to drain below `low`.
+  /// the level fell below `low` since its send; otherwise it waits for that. (A send below `high` since then, by
+  /// another producer, gives no demand back: the level never left the band between the watermarks.)
   @usableFromInline
   mutating func producerWaits(token: UInt64, _ producer: Producer) -> Action {
     guard case .channeling = state else {
@@ -200,7 +199,7 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
       return .resumeProducer(producer, failing: CancellationError())
     }
     if let index = issuedTokens.firstIndex(of: token) { issuedTokens.remove(at: index) }
-    if hasDemand { return .resumeProducer(producer, failing: nil) }
+    if token <= drainedThrough { return .resumeProducer(producer, failing: nil) }
     suspended.append((token, producer))
     return .none
   }
@@ -276,7 +275,8 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
   @inlinable
   mutating func producersBelowLow() -> [Producer] {
     guard level < low else { return [] }
-    hasDemand = true
+    // Every token handed out so far is owed this resume, also those whose producer has not registered yet.
+    drainedThrough = lastToken
     guard !suspended.isEmpty else { return [] }
     let producers = suspended.map(\.producer)
     suspended.removeAll(keepingCapacity: true)
