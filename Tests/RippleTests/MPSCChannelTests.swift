@@ -361,6 +361,29 @@ struct MPSCChannelTests {
     }
   }
 
+  @Test("termination callbacks run in the consumer's next() that returns the end, also when finish meets it waiting")
+  func terminationInConsumersNext() async {
+    // The guide: the callback runs "in the consumer's next() that returns nil or throws after the sources finished
+    // and it had returned every element (before that next() returns)" — not inside finish().
+    let clock = TestClock()
+    await clock.lockstep {
+      var channelAndSource = makeChannel(low: 2, high: 4)
+      var channel = channelAndSource.takeChannel()
+      let source = consume channelAndSource.source
+      let log = ChannelLog()
+      source.setOnTerminationCallback { log.record("terminated") }
+      let consumer = Task {
+        let end = await channel.next()
+        log.record("next() returned \(String(describing: end))")
+      }
+      await clock.advance(by: .zero)
+      source.finish()
+      #expect(log.all == [])
+      await consumer.value
+      #expect(log.all == ["terminated", "next() returned nil"])
+    }
+  }
+
   @Test("the channel finishes when the last source goes away, not before")
   func lastSourceFinishes() async throws {
     var channelAndSource = makeChannel(low: 2, high: 4)
