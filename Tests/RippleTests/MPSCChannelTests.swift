@@ -1,5 +1,6 @@
 import Ripple
 import RippleTesting
+import Synchronization
 import Testing
 
 private typealias IntChannel = MultiProducerSingleConsumerAsyncChannel<Int, Never>
@@ -124,19 +125,104 @@ struct MPSCChannelTests {
     }
   }
 
-  @Test("a producer told to wait by an empty send resumes once the consumer finds the channel drained")
-  func emptySendAtHigh() async throws {
+  @Test("the level counts what the consumer took in its batch and has not returned, not what it returned")
+  func levelCountsTheBatchLeft() async throws {
+    // Issue #28 2a, as the audit wrote it: the consumer takes 1, 2, 3 in one batch and returns 1, so the level is
+    // 2 before the send of 4 and 3 after it, below `high`: that send is told to produce more.
+    var channelAndSource = makeChannel(low: 2, high: 4)
+    var channel = channelAndSource.takeChannel()
+    var source = consume channelAndSource.source
+    let log = ChannelLog()
+    for value in 1...3 { source.send(value) { log.record("\(value) \(describe($0))") } }
+    #expect(await channel.next() == 1)
+    source.send(4) { log.record("4 \(describe($0))") }
+    #expect(log.all == ["1 more", "2 more", "3 more", "4 more"])
+    #expect(await channel.next() == 2)
+    #expect(await channel.next() == 3)
+    #expect(log.all == ["1 more", "2 more", "3 more", "4 more"])
+  }
+
+  @Test(
+    "a waiting producer resumes at the very next() that brings the level below low, in the middle of a batch",
+    arguments: [(low: 4, high: 6), (2, 4), (1, 3), (3, 3)])
+  func resumesInTheMiddleOfABatch(low: Int, high: Int) async throws {
+    // The consumer takes `high - 1` elements in one batch and returns the first; the producer refills the channel
+    // to `high` and waits. The level then falls by one per next(), whether the element came from the batch the
+    // consumer holds or from a new one: the callback must run in the next() that leaves `low - 1`, no later.
+    var channelAndSource = makeChannel(low: low, high: high)
+    var channel = channelAndSource.takeChannel()
+    var source = consume channelAndSource.source
+    let log = ChannelLog()
+    for value in 1..<high { #expect(handle(try sendNow(value, to: &source)) == nil) }
+    #expect(await channel.next() == 1)
+    // Level high - 2: one more send is below high, the next reaches it.
+    #expect(handle(try sendNow(high, to: &source)) == nil, "level \(high - 1) is below high")
+    var callback = try #require(handle(try sendNow(high + 1, to: &source)), "level \(high) is high")
+    callback.enqueueCallback { log.record(describe($0)) }
+    var level = high
+    for expected in 2...(high + 1) {
+      #expect(await channel.next() == expected)
+      level -= 1
+      #expect(log.all == (level < low ? ["more"] : []), "at level \(level)")
+    }
+  }
+
+  @Test("a producer registering its callback waits while the level stays at or above low, whatever others send")
+  func noResumeAtOrAboveLow() async throws {
+    // Issue #28 2b: sources a, b, c at .watermark(low: 2, high: 4). A later send below `high` (c's) must not hand
+    // the demand to a producer told to wait before it (a), since the level never went below `low` in between.
+    var channelAndSource = makeChannel(low: 2, high: 4)
+    var channel = channelAndSource.takeChannel()
+    var a = consume channelAndSource.source
+    var b = a.makeAdditionalSource()
+    var c = a.makeAdditionalSource()
+    let log = ChannelLog()
+    for value in 1...3 { #expect(handle(try sendNow(value, to: &a)) == nil) }
+    var handleA = try #require(handle(try sendNow(4, to: &a)))  // level 4
+    #expect(await channel.next() == 1)  // level 3
+    var handleB = try #require(handle(try sendNow(5, to: &b)))  // level 4
+    handleB.enqueueCallback { log.record("b \(describe($0))") }
+    #expect(await channel.next() == 2)
+    #expect(await channel.next() == 3)  // level 2: not below low
+    #expect(handle(try sendNow(6, to: &c)) == nil)  // level 3, below high: c may produce more
+    handleA.enqueueCallback { log.record("a \(describe($0))") }
+    #expect(log.all == [])
+    #expect(await channel.next() == 4)  // level 2
+    #expect(log.all == [])
+    #expect(await channel.next() == 5)  // level 1: both resume, in the order they began waiting
+    #expect(log.all == ["b more", "a more"])
+  }
+
+  @Test("with several producers the level can reach high - 1 plus one send of each, and a send there waits")
+  func levelBoundWithSeveralProducers() throws {
+    // Each producer may make one send after the level reached high - 1: the one it was allowed by its last
+    // produceMore. That is the bound the guide states; here it is reached.
+    let channelAndSource = makeChannel(low: 2, high: 4)
+    var a = consume channelAndSource.source
+    var b = a.makeAdditionalSource()
+    var c = a.makeAdditionalSource()
+    for value in 1...3 { #expect(handle(try sendNow(value, to: &a)) == nil) }  // level 3 = high - 1
+    #expect(handle(try sendNow(4, to: &a)) != nil)  // 4
+    #expect(handle(try sendNow(5, to: &b)) != nil)  // 5
+    #expect(handle(try sendNow(6, to: &c)) != nil)  // 6 = high - 1 + 3 producers
+  }
+
+  @Test(
+    "a producer told to wait by an empty send at a high watermark of 0 resumes at once: the level is below low",
+    arguments: [false, true])
+  func emptySendAtHigh(consumerWaits: Bool) async throws {
     let clock = TestClock()
     try await clock.lockstep { () async throws in
       // A high watermark of 0: even an empty send leaves the level at it, with nothing buffered to wake anyone.
+      // The level, 0, is below the low watermark (0 counts as 1) already, so the wait ends as soon as it begins,
+      // whether or not the consumer is waiting (and then no send will come to wake it).
       var channelAndSource = makeChannel(low: 0, high: 0)
       let consumer = consume(1, of: channelAndSource.takeChannel())
+      if consumerWaits { await clock.advance(by: .zero) }
       var source = consume channelAndSource.source
       let log = ChannelLog()
       var callback = try #require(handle(try sendNow(contentsOf: [], to: &source)))
       callback.enqueueCallback { log.record(describe($0)) }
-      #expect(log.all == [])
-      await clock.advance(by: .zero)
       #expect(log.all == ["more"])
       source.finish()
       #expect(await consumer.value == [nil])
@@ -272,6 +358,29 @@ struct MPSCChannelTests {
       #expect(await channel.next() == 1)
       #expect(await channel.next() == 2)
       #expect(await channel.next() == nil)
+    }
+  }
+
+  @Test("termination callbacks run in the consumer's next() that returns the end, also when finish meets it waiting")
+  func terminationInConsumersNext() async {
+    // The guide: the callback runs "in the consumer's next() that returns nil or throws after the sources finished
+    // and it had returned every element (before that next() returns)" — not inside finish().
+    let clock = TestClock()
+    await clock.lockstep {
+      var channelAndSource = makeChannel(low: 2, high: 4)
+      var channel = channelAndSource.takeChannel()
+      let source = consume channelAndSource.source
+      let log = ChannelLog()
+      source.setOnTerminationCallback { log.record("terminated") }
+      let consumer = Task {
+        let end = await channel.next()
+        log.record("next() returned \(String(describing: end))")
+      }
+      await clock.advance(by: .zero)
+      source.finish()
+      #expect(log.all == [])
+      await consumer.value
+      #expect(log.all == ["terminated", "next() returned nil"])
     }
   }
 
@@ -519,5 +628,177 @@ struct MPSCChannelStressTests {
     #expect(next == [Int](repeating: perProducer, count: producers))
     for task in tasks { #expect(await task.value == "done") }
     #expect(log.all == ["terminated"])
+  }
+
+  @Test(
+    "several synchronous producers on real threads: the watermark promises hold at every step",
+    arguments: [(producers: 1, low: 2, high: 4), (3, 2, 4), (4, 8, 16), (8, 1, 1), (2, 3, 3)])
+  func watermarkPromises(producers: Int, low: Int, high: Int) async throws {
+    // Each round a new channel of `Counted` elements, whose weight closure keeps the water level as the channel
+    // defines it (the closure runs once when an element is sent, under the lock, and once when it is returned).
+    // Checked, for producers that wait whenever told to:
+    // - the level never exceeds high - 1 plus one send of each producer (the guide's bound);
+    // - a producer resumed with success saw the level fall below low after the send that made it wait (2b);
+    // - after each next(), no producer is still waiting while the level is below low (2a).
+    let rounds = Stress.rounds(2_000)
+    var failedRounds = 0
+    var findings: [String: Int] = [:]
+    for _ in 0..<rounds {
+      let found = await watermarkRound(producers: producers, low: low, high: high, perProducer: 40)
+      if !found.isEmpty { failedRounds += 1 }
+      for finding in found { findings[finding, default: 0] += 1 }
+    }
+    #expect(failedRounds == 0, "\(failedRounds) of \(rounds) rounds broke a promise: \(findings)")
+  }
+
+  private func watermarkRound(producers: Int, low: Int, high: Int, perProducer: Int) async -> Set<String> {
+    let meter = WaterMeter(low: low)
+    let findings = ChannelLog()
+    var channelAndSource = CountedChannel.makeChannel(
+      of: Counted.self,
+      backpressureStrategy: .watermark(low: low, high: high, waterLevelForElement: { meter.weigh($0) }))
+    var channel = channelAndSource.takeChannel()
+    var source = consume channelAndSource.source
+    let states = (0..<producers).map { _ in ProducerState() }
+    var tasks: [Task<Void, Never>] = []
+    for producer in 0..<producers {
+      tasks.append(
+        produceCounted(
+          producer, count: perProducer, into: source.makeAdditionalSource(), meter: meter, state: states[producer],
+          findings: findings))
+    }
+    _ = consume source
+    var next = [Int](repeating: 0, count: producers)
+    while let element = await channel.next() {
+      meter.returnDone()
+      if element.index != next[element.producer] { findings.record("out of order") }
+      next[element.producer] = element.index + 1
+      // The level only rises while this task checks (it alone returns elements): a producer seen waiting with the
+      // level below low was waiting at a level below low.
+      for state in states where state.isWaiting {
+        if meter.level.load(ordering: .sequentiallyConsistent) < Swift.max(low, 1) {
+          findings.record("a producer still waits below low after next()")
+        }
+      }
+    }
+    for task in tasks { await task.value }
+    if next != [Int](repeating: perProducer, count: producers) { findings.record("elements lost") }
+    if meter.highest.load(ordering: .sequentiallyConsistent) > high - 1 + producers {
+      findings.record("level above high - 1 + producers")
+    }
+    return Set(findings.all)
+  }
+}
+
+private typealias CountedChannel = MultiProducerSingleConsumerAsyncChannel<Counted, Never>
+
+/// An element that knows whether the channel has weighed it yet: its first weighing is its send, the second its
+/// return.
+private final class Counted: Sendable {
+  let producer: Int
+  let index: Int
+  let weighed = Atomic(false)
+
+  init(_ producer: Int, _ index: Int) {
+    self.producer = producer
+    self.index = index
+  }
+}
+
+/// The water level as the channel defines it, kept by its `waterLevelForElement` closure: up by one when an element
+/// is sent, down by one when it is returned; the highest level seen; and how many returns left it below `low`.
+///
+/// The closure weighs a returned element before `next()` has finished returning it: a return is *in flight* from
+/// then until the consumer calls ``returnDone()``.
+private final class WaterMeter: Sendable {
+  let low: Int
+  let level = Atomic(0)
+  let highest = Atomic(0)
+  let drains = Atomic(0)
+  let returnInFlight = Atomic(false)
+
+  init(low: Int) { self.low = Swift.max(low, 1) }
+
+  func weigh(_ element: borrowing Counted) -> Int {
+    if !element.weighed.exchange(true, ordering: .sequentiallyConsistent) {
+      let now = level.add(1, ordering: .sequentiallyConsistent).newValue
+      var seen = highest.load(ordering: .sequentiallyConsistent)
+      while now > seen {
+        let (exchanged, original) = highest.compareExchange(
+          expected: seen, desired: now, ordering: .sequentiallyConsistent)
+        if exchanged { break }
+        seen = original
+      }
+    } else {
+      returnInFlight.store(true, ordering: .sequentiallyConsistent)
+      if level.subtract(1, ordering: .sequentiallyConsistent).newValue < low {
+        drains.add(1, ordering: .sequentiallyConsistent)
+      }
+    }
+    return 1
+  }
+
+  func returnDone() { returnInFlight.store(false, ordering: .sequentiallyConsistent) }
+
+  /// The drains a send that starts now may be resumed by: those counted, less one if a return is in flight (the
+  /// channel counts it as returned only when `next()` finishes, which may come after the send).
+  var drainsBeforeSend: Int {
+    let counted = drains.load(ordering: .sequentiallyConsistent)
+    return returnInFlight.load(ordering: .sequentiallyConsistent) ? counted - 1 : counted
+  }
+}
+
+/// Whether a producer is running, registering its callback, or waiting for it.
+private final class ProducerState: Sendable {
+  private static let running = 0
+  private static let registering = 1
+  private static let waiting = 2
+  private let value = Atomic(running)
+
+  var isWaiting: Bool { value.load(ordering: .sequentiallyConsistent) == Self.waiting }
+  func registers() { value.store(Self.registering, ordering: .sequentiallyConsistent) }
+  /// After the callback is enqueued: waiting, unless the callback already ran.
+  func registered() {
+    _ = value.compareExchange(expected: Self.registering, desired: Self.waiting, ordering: .sequentiallyConsistent)
+  }
+  func resumed() { value.store(Self.running, ordering: .sequentiallyConsistent) }
+}
+
+/// Starts a task that owns `source` and sends `count` elements with the synchronous send, waiting for the callback
+/// whenever it is told to; it records a resume with success that no return below low preceded.
+private func produceCounted(
+  _ producer: Int, count: Int, into source: consuming sending CountedChannel.Source, meter: WaterMeter,
+  state: ProducerState, findings: ChannelLog
+) -> Task<Void, Never> {
+  var source = source
+  return Task {
+    for index in 0..<count {
+      // Read before the send: a drain between this read and the send counts for it, so the check can miss a
+      // broken promise but never invent one.
+      let drainsBefore = meter.drainsBeforeSend
+      let result: CountedChannel.Source.SendResult
+      do {
+        result = try sendNow(Counted(producer, index), to: &source)
+      } catch {
+        findings.record("a send threw")
+        return
+      }
+      switch consume result {
+      case .produceMore:
+        continue
+      case .enqueueCallback(var callback):
+        state.registers()
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+          callback.enqueueCallback { result in
+            state.resumed()
+            if case .success = result, meter.drains.load(ordering: .sequentiallyConsistent) <= drainsBefore {
+              findings.record("a producer resumed with no return below low since its send")
+            }
+            continuation.resume()
+          }
+          state.registered()
+        }
+      }
+    }
   }
 }

@@ -3,17 +3,23 @@
 /// and whether the channel has ended.
 ///
 /// Sources report `sourceInitialized`, `sourceDeinitialized`, `sent`, `producerWaits`, `producerCancelled`,
-/// `finished`; the consumer `batchRequested`, `consumed`, `consumerWaits`, `consumerCancelled`, `consumerTerminated`.
-/// Methods return what to do once the lock is released.
+/// `finished`; the consumer `batchRequested`, `resumePointReached`, `consumerWaits`, `consumerCancelled`,
+/// `consumerTerminated`. Methods return what to do once the lock is released.
 ///
-/// The consumer takes the whole `buffer` at once (``batchRequested(into:consumed:cancelled:)`` swaps it with its
-/// own, empty, deque) and serves the elements from there without the lock. The elements it holds still count: the
-/// `level` is the water level of every element sent and not yet returned by `next()` as far as the consumer has
-/// reported, and the consumer reports what it has returned when its batch falls below the low watermark and when
-/// the batch is empty, so producers are resumed when the channel really drained below `low`.
+/// The consumer takes the whole `buffer` at once (``batchRequested(into:returned:cancelled:)`` swaps it with its
+/// own, empty, deque) and returns the elements from there without the lock, publishing in `gauge` how much it has
+/// returned. The level is every element sent and not yet returned by `next()`: `sentLevel - gauge.returned`. A send
+/// that makes it `high` or more tells its producer to wait under a token; once the level falls below `low` the
+/// producers waiting resume and the tokens handed out until then are *drained*: a producer registering one later
+/// resumes at once. While a token is owed that, `gauge.resumeAt` tells the consumer where the level falls below
+/// `low` as the sends had left it when it was published; the consumer takes the lock there
+/// (``resumePointReached(returned:)``) and either drains the tokens or, the sends having moved the point on since,
+/// is told the new one.
 ///
 /// Invariants: `consumer != nil` only while `.channeling` with an empty `buffer`; `suspended`, `issuedTokens` and
-/// `cancelledTokens` are empty unless `.channeling`; `level >= 0`.
+/// `cancelledTokens` are empty unless `.channeling`; every token in `suspended` is above `drainedThrough`;
+/// `returnedLevel <= gauge.returned <= sentLevel`; `resumePoint == gauge.resumeAt`, which is at most
+/// `sentLevel - low + 1` while `.channeling` with a token above `drainedThrough`, else `Int.max`.
 @usableFromInline
 struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
   @usableFromInline typealias Consumer = UnsafeContinuation<Void, Never>
@@ -52,14 +58,18 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
   @usableFromInline var buffer = _Deque<Element>()
   /// The water level of `buffer`.
   @usableFromInline var bufferLevel = 0
-  /// The water level of every element sent and not yet reported returned by the consumer.
-  @usableFromInline var level = 0
-  /// Whether producers may produce: set when a send leaves `level` below `high`, or the consumer drains it below
-  /// `low`; cleared when a send reaches `high`.
-  @usableFromInline var hasDemand = true
+  /// The total water level of every element ever sent.
+  @usableFromInline var sentLevel = 0
+  /// What the consumer had returned (`gauge.returned`) when the machine last learned it: `sentLevel - returnedLevel`
+  /// is never below the level.
+  @usableFromInline var returnedLevel = 0
   @usableFromInline let low: Int
   @usableFromInline let high: Int
   @usableFromInline let waterLevel: WaterLevel?
+  /// The consumer's progress, shared with it outside the lock.
+  @usableFromInline let gauge: _MPSCConsumerGauge
+  /// The value last stored in `gauge.resumeAt`.
+  @usableFromInline var resumePoint = Int.max
 
   /// The producers waiting for demand, by callback token, in the order they began waiting.
   @usableFromInline var suspended: [(token: UInt64, producer: Producer)] = []
@@ -68,6 +78,8 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
   /// Issued tokens cancelled before their producer registered: it then fails with `CancellationError`.
   @usableFromInline var cancelledTokens: [UInt64] = []
   @usableFromInline var lastToken: UInt64 = 0
+  /// Every token up to this one was handed out before the level last fell below `low`: its producer need not wait.
+  @usableFromInline var drainedThrough: UInt64 = 0
 
   /// The consumer waiting for elements.
   @usableFromInline var consumer: Consumer?
@@ -80,11 +92,12 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
   @usableFromInline var iteratorMade = false
 
   @inlinable
-  init(low: Int, high: Int, waterLevel: WaterLevel?) {
+  init(low: Int, high: Int, waterLevel: WaterLevel?, gauge: _MPSCConsumerGauge) {
     // A low watermark of 0 would never resume a producer ("below 0"): it means "resume once drained".
     self.low = Swift.max(low, 1)
     self.high = high
     self.waterLevel = waterLevel
+    self.gauge = gauge
   }
 
   /// The side effect of an event, run once the lock is released.
@@ -93,11 +106,14 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
     /// The send is done: resume `consumer` if it waits, then the producer may produce more (`token == nil`) or
     /// must wait for demand under `token`.
     case returnSendResult(token: UInt64?, resuming: Consumer?)
+    /// As `returnSendResult`, after resuming `producers`: the consumer took the level below `low` while the send
+    /// told it where to report that.
+    case returnSendResultResumingProducers(token: UInt64?, resuming: Consumer?, producers: [Producer])
     /// The channel no longer takes elements: the send throws the already-finished error.
     case throwAlreadyFinished
     /// Resume one producer, failing it with `error` unless `nil`.
     case resumeProducer(Producer, failing: (any Error)?)
-    /// The consumer drained the channel below `low`: resume these producers.
+    /// The consumer took the level below `low`: resume these producers.
     case resumeProducers([Producer])
     /// `finish(throwing:)`: resume the waiting consumer (it then finds the end itself) and fail the waiting
     /// producers with the already-finished error.
@@ -149,7 +165,7 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
     return .none
   }
 
-  /// One element sent. `level` reaching `high` takes the demand away and hands out a token to wait under.
+  /// One element sent. A level of `high` or more hands out a token to wait under.
   @inlinable
   mutating func sent(_ element: consuming Element) -> Action {
     guard case .channeling = state else { return .throwAlreadyFinished }
@@ -171,26 +187,70 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
     let weight = weight(of: element)
     buffer.append(element)
     bufferLevel += weight
-    level += weight
+    sentLevel += weight
   }
 
-  @inlinable
+  /// The answer to a send, decided under the lock. Inlined into the send: most sends find the level below `high`,
+  /// and then it is one comparison.
+  @inlinable @inline(__always)
   mutating func sendResult() -> Action {
-    hasDemand = level < high
-    var token: UInt64?
-    if !hasDemand {
-      lastToken &+= 1
-      token = lastToken
-      issuedTokens.append(lastToken)
-    }
     // The consumer waits only while nothing is buffered; an empty send leaves it waiting.
-    let consumer = buffer.isEmpty ? nil : self.consumer.take()
-    return .returnSendResult(token: token, resuming: consumer)
+    let consumer = buffer.isEmpty || self.consumer == nil ? nil : self.consumer.take()
+    // `sentLevel - returnedLevel` is never below the level: while it is below `high`, so is the level.
+    guard sentLevel - returnedLevel >= high else { return .returnSendResult(token: nil, resuming: consumer) }
+    return sendResultNearHigh(resuming: consumer)
+  }
+
+  /// ``sendResult()`` when the level may be at `high` or above.
+  @usableFromInline
+  mutating func sendResultNearHigh(resuming consumer: Consumer?) -> Action {
+    // The level counts what the consumer took and has not returned yet: learn how much it has returned.
+    returnedLevel = gauge.returnedSoFar
+    guard sentLevel - returnedLevel >= high else { return .returnSendResult(token: nil, resuming: consumer) }
+    lastToken &+= 1
+    issuedTokens.append(lastToken)
+    // The first token owed a resume since the level was last below `low` publishes where that happens.
+    guard resumePoint == .max else { return .returnSendResult(token: lastToken, resuming: consumer) }
+    let producers = publishResumePoint()
+    guard producers.isEmpty else {
+      return .returnSendResultResumingProducers(token: lastToken, resuming: consumer, producers: producers)
+    }
+    return .returnSendResult(token: lastToken, resuming: consumer)
+  }
+
+  /// Tells the consumer where the level falls below `low` as the sends have left it. The consumer may have passed
+  /// that point while it was being published, without seeing it: what it returned is read again afterwards, and a
+  /// level below `low` drains the tokens at once.
+  @inlinable
+  mutating func publishResumePoint() -> [Producer] {
+    resumePoint = sentLevel - low + 1
+    gauge.publishResumePoint(resumePoint)
+    returnedLevel = gauge.returnedSoFar
+    return sentLevel - returnedLevel < low ? drained() : []
+  }
+
+  /// The level fell below `low`: every token handed out so far is drained and the producers waiting resume.
+  @inlinable
+  mutating func drained() -> [Producer] {
+    drainedThrough = lastToken
+    withdrawResumePoint()
+    guard !suspended.isEmpty else { return [] }
+    let producers = suspended.map { $0.producer }
+    suspended.removeAll(keepingCapacity: true)
+    return producers
+  }
+
+  /// No token is owed a resume any more: the consumer need not report.
+  @inlinable
+  mutating func withdrawResumePoint() {
+    guard resumePoint != .max else { return }
+    resumePoint = .max
+    gauge.publishResumePoint(.max)
   }
 
   /// The producer holding `token` registers: it resumes at once if its token was cancelled, the channel ended, or
-  /// the demand came back since its send; otherwise it waits for the consumer to drain below `low`.
-  @usableFromInline
+  /// the level fell below `low` since its send; otherwise it waits for that.
+  @inlinable
   mutating func producerWaits(token: UInt64, _ producer: Producer) -> Action {
     guard case .channeling = state else {
       return .resumeProducer(producer, failing: MultiProducerSingleConsumerAsyncChannelAlreadyFinishedError())
@@ -200,7 +260,7 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
       return .resumeProducer(producer, failing: CancellationError())
     }
     if let index = issuedTokens.firstIndex(of: token) { issuedTokens.remove(at: index) }
-    if hasDemand { return .resumeProducer(producer, failing: nil) }
+    if token <= drainedThrough { return .resumeProducer(producer, failing: nil) }
     suspended.append((token, producer))
     return .none
   }
@@ -224,21 +284,21 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
   mutating func finished(_ failure: Failure?) -> Action {
     guard case .channeling = state else { return .none }
     state = .sourceFinished(failure)
-    let producers = suspended.map(\.producer)
+    let producers = suspended.map { $0.producer }
     suspended = []
     issuedTokens = []
     cancelledTokens = []
+    withdrawResumePoint()
     return .finish(consumer: consumer.take(), producers: producers)
   }
 
   // MARK: Consumer
 
-  /// The consumer's batch is empty (having returned elements of water level `consumed` since it last reported):
-  /// it takes everything buffered, or learns it must wait, or that the channel is over. A `cancelled` consumer
-  /// ends the channel.
+  /// The consumer's batch is empty, and it has returned elements of total water level `returned`: it takes
+  /// everything buffered, or learns it must wait, or that the channel is over. A `cancelled` consumer ends the
+  /// channel.
   @inlinable
-  mutating func batchRequested(into batch: inout _Deque<Element>, consumed: Int, cancelled: Bool) -> Action {
-    level -= consumed
+  mutating func batchRequested(into batch: inout _Deque<Element>, returned: Int, cancelled: Bool) -> Action {
     if cancelled {
       let action = consumerTerminated()
       if case .none = action { return .returnEnd(nil, onTerminations: []) }
@@ -246,18 +306,19 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
     }
     switch state {
     case .channeling, .sourceFinished:
+      // Taking the batch leaves the level as it is (the consumer's elements count until returned); what it
+      // returned since it last reported may have taken it below `low`, also with nothing buffered (after an
+      // empty send).
+      let producers = consumerReported(returned: returned)
       if !buffer.isEmpty {
         // O(1): the deques trade storage, so neither allocates once both have grown.
         swap(&batch, &buffer)
-        let taken = bufferLevel
-        bufferLevel = 0
-        return .serveBatch(level: taken, resuming: producersBelowLow())
+        defer { bufferLevel = 0 }
+        return .serveBatch(level: bufferLevel, resuming: producers)
       }
-      // An empty send can take the demand away with nothing buffered: the level the consumer just reported
-      // decides for the producers it left waiting.
-      guard case .sourceFinished(let failure) = state else { return .suspendConsumer(resuming: producersBelowLow()) }
+      guard case .sourceFinished(let failure) = state else { return .suspendConsumer(resuming: producers) }
       state = .finished
-      let callbacks = onTerminations.map(\.callback)
+      let callbacks = onTerminations.map { $0.callback }
       onTerminations = []
       return .returnEnd(failure, onTerminations: callbacks)
     case .finished:
@@ -265,26 +326,33 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
     }
   }
 
-  /// The consumer's batch fell below `low`: it reports what it returned, which may resume the producers.
-  @usableFromInline
-  mutating func consumed(_ consumed: Int) -> Action {
-    level -= consumed
-    let producers = producersBelowLow()
+  /// The consumer's returns reached `gauge.resumeAt`: with `returned` in, the level may be below `low`. (It may
+  /// not be: sends since it read `resumeAt` moved the point on, and it is published already.)
+  @inlinable
+  mutating func resumePointReached(returned: Int) -> Action {
+    let producers = consumerReported(returned: returned)
     return producers.isEmpty ? .none : .resumeProducers(producers)
   }
 
+  /// Takes in what the consumer has returned; a level below `low` while a token is owed a resume drains the tokens.
+  /// Otherwise sends since the resume point was published have moved it on: the consumer is told the new one. (It
+  /// is the consumer that moves it, here, rather than each send: a send would store to the line the consumer
+  /// reads for every element.)
   @inlinable
-  mutating func producersBelowLow() -> [Producer] {
-    guard level < low else { return [] }
-    hasDemand = true
-    guard !suspended.isEmpty else { return [] }
-    let producers = suspended.map(\.producer)
-    suspended.removeAll(keepingCapacity: true)
-    return producers
+  mutating func consumerReported(returned: Int) -> [Producer] {
+    returnedLevel = returned
+    guard case .channeling = state, lastToken != drainedThrough else { return [] }
+    guard sentLevel - returnedLevel >= low else { return drained() }
+    let point = sentLevel - low + 1
+    if point != resumePoint {
+      resumePoint = point
+      gauge.publishResumePoint(point)
+    }
+    return []
   }
 
   /// The consumer registers to wait, re-checking everything since the lock was released in between.
-  @usableFromInline
+  @inlinable
   mutating func consumerWaits(_ waiting: Consumer, cancelled: Bool) -> Action {
     if cancelled { return consumerTerminated(resuming: waiting) }
     guard case .channeling = state, buffer.isEmpty else { return .resumeConsumer(waiting) }
@@ -293,7 +361,7 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
   }
 
   /// The waiting consumer's task was cancelled: it resumes and the channel ends.
-  @usableFromInline
+  @inlinable
   mutating func consumerCancelled() -> Action {
     guard let waiting = consumer.take() else { return .none }
     return consumerTerminated(resuming: waiting)
@@ -301,15 +369,16 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
 
   /// The consumer went away (cancelled, or the channel, its sequence or its iterator deinitialised): the channel
   /// ends for everyone.
-  @usableFromInline
+  @inlinable
   mutating func consumerTerminated(resuming waiting: Consumer? = nil) -> Action {
     if case .finished = state { return waiting.map { .resumeConsumer($0) } ?? .none }
     state = .finished
-    let producers = suspended.map(\.producer)
+    let producers = suspended.map { $0.producer }
     suspended = []
     issuedTokens = []
     cancelledTokens = []
-    let callbacks = onTerminations.map(\.callback)
+    withdrawResumePoint()
+    let callbacks = onTerminations.map { $0.callback }
     onTerminations = []
     var dropped = _Deque<Element>()
     swap(&dropped, &buffer)

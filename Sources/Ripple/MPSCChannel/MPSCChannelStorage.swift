@@ -2,16 +2,18 @@
 /// the consumer's batch beside it.
 ///
 /// A send is one lock. The consumer locks once per batch, not per element: it takes everything buffered in one
-/// step and returns it from `batch` without the lock, reporting what it returned when the batch falls below the low
-/// watermark (so that waiting producers resume as the channel drains) and when it is empty.
-// @unchecked: the machine lives in its `_Mutex`; the `batch…` fields are touched only by the one consumer (the
-// channel is `~Copyable` and its sequence makes one iterator), never under the lock and never concurrently. For the
-// same reason they skip the runtime's exclusivity check, about a tenth of a `.channel` bench row's cycles.
+/// step and returns it from `batch` without the lock, publishing after each element how much it has returned
+/// (`gauge`), which is what the sources need to know the water level. It takes the lock in the middle of a batch
+/// only where the level falls below the low watermark while a producer waits.
+// @unchecked: the machine lives in its `_Mutex`; `batch` and `returnedLevel` are touched only by the one consumer
+// (the channel is `~Copyable` and its sequence makes one iterator), never under the lock and never concurrently. For
+// the same reason they skip the runtime's exclusivity check, about a tenth of a `.channel` bench row's cycles.
 @usableFromInline
 final class _MPSCChannelStorage<Element, Failure: Error>: @unchecked Sendable {
   @usableFromInline typealias Machine = _MPSCChannelStateMachine<Element, Failure>
 
   @usableFromInline let machine: _Mutex<Machine>
+  @usableFromInline let gauge = _MPSCConsumerGauge()
   @usableFromInline let low: Int
   @usableFromInline let waterLevel: Machine.WaterLevel?
 
@@ -19,15 +21,13 @@ final class _MPSCChannelStorage<Element, Failure: Error>: @unchecked Sendable {
   @exclusivity(unchecked) @usableFromInline var batch = _Deque<Element>()
   /// The water level of `batch`.
   @exclusivity(unchecked) @usableFromInline var batchLevel = 0
-  /// The water level of the elements returned since the consumer last reported to the machine.
-  @exclusivity(unchecked) @usableFromInline var unreported = 0
-  /// Whether the consumer already reported since `batch` fell below `low`.
-  @exclusivity(unchecked) @usableFromInline var reportedBelowLow = true
+  /// The total water level of the elements the consumer has returned (`gauge.returned`, kept here to add to).
+  @exclusivity(unchecked) @usableFromInline var returnedLevel = 0
 
   @inlinable
   init(low: Int, high: Int, waterLevel: Machine.WaterLevel?) {
     precondition(low <= high, "MultiProducerSingleConsumerAsyncChannel: the low watermark is above the high one")
-    machine = _Mutex(Machine(low: low, high: high, waterLevel: waterLevel))
+    machine = _Mutex(Machine(low: low, high: high, waterLevel: waterLevel, gauge: gauge))
     self.low = Swift.max(low, 1)
     self.waterLevel = waterLevel
   }
@@ -72,6 +72,10 @@ final class _MPSCChannelStorage<Element, Failure: Error>: @unchecked Sendable {
     switch action {
     case .returnSendResult(let token, let consumer):
       consumer?.resume()
+      return token
+    case .returnSendResultResumingProducers(let token, let consumer, let producers):
+      consumer?.resume()
+      for producer in producers { producer.resume(failing: nil) }
       return token
     case .throwAlreadyFinished:
       throw MultiProducerSingleConsumerAsyncChannelAlreadyFinishedError()
@@ -128,46 +132,63 @@ final class _MPSCChannelStorage<Element, Failure: Error>: @unchecked Sendable {
   func takeBuffered(upTo limit: Int, _ body: (Element) -> Void) {
     guard !Task.isCancelled else { return }
     var taken = 0
+    var weight = 0
     while taken < limit, let element = batch.popFirst() {
-      returned(element)
+      weight += self.weight(of: element)
       body(element)
       taken += 1
     }
+    // Handed over at once, so reported at once.
+    if taken > 0 { returned(weight: weight) }
   }
 
-  /// Accounts for one element returned; reports once when the batch falls below the low watermark.
+  /// Accounts for one element returned.
   @inlinable
   func returned(_ element: borrowing Element) {
-    var weight = 1
-    if let waterLevel { weight = waterLevel(element) }
-    batchLevel -= weight
-    unreported += weight
-    if batchLevel < low, !reportedBelowLow {
-      reportedBelowLow = true
-      let consumed = unreported
-      unreported = 0
-      perform(machine.withLock { $0.consumed(consumed) })
-    }
+    returned(weight: weight(of: element))
   }
 
-  @usableFromInline
+  @inlinable
+  func weight(of element: borrowing Element) -> Int {
+    guard let waterLevel else { return 1 }
+    return waterLevel(element)
+  }
+
+  /// Publishes elements of water level `weight` as returned; takes the lock only when that reaches the point where
+  /// waiting producers resume.
+  @inlinable
+  func returned(weight: Int) {
+    returnedLevel &+= weight
+    batchLevel &-= weight
+    // While the batch alone holds `low` or more, the level cannot fall below `low`: no producer is owed a resume
+    // here, and the sources only need to learn the progress (a plain store, where the check needs a fence).
+    guard batchLevel < low else { return gauge.consumerReturnedHoldingLow(total: returnedLevel) }
+    if gauge.consumerReturned(total: returnedLevel) { reportReturned() }
+  }
+
+  /// The consumer's returns reached the resume point: the machine learns them, under the lock. Specialised with the
+  /// rest (a generic call would look up metadata per report) but kept out of the per-element path.
+  @inlinable @inline(never)
+  func reportReturned() {
+    perform(machine.withLock { $0.resumePointReached(returned: returnedLevel) })
+  }
+
+  @inlinable @inline(never)
   func nextSlow(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
     while true {
-      let consumed = unreported
-      unreported = 0
+      let returnedSoFar = returnedLevel
       let cancelled = Task.isCancelled
       if cancelled { batch.removeAll() }
       // Only the consumer touches `batch`: the machine may swap it with its buffer under the lock.
       let action = withUnsafeMutablePointer(to: &batch) { batch in
         let batch = _Transfer(batch)
         return machine.withLock {
-          $0.batchRequested(into: &batch.value.pointee, consumed: consumed, cancelled: cancelled)
+          $0.batchRequested(into: &batch.value.pointee, returned: returnedSoFar, cancelled: cancelled)
         }
       }
       switch action {
       case .serveBatch(let level, let producers):
         batchLevel = level
-        reportedBelowLow = level < low
         for producer in producers { producer.resume(failing: nil) }
         let element = batch.popFirst()!
         returned(element)
@@ -218,7 +239,8 @@ final class _MPSCChannelStorage<Element, Failure: Error>: @unchecked Sendable {
   @inlinable
   func perform(_ action: consuming Machine.Action) {
     switch consume action {
-    case .none, .returnSendResult, .throwAlreadyFinished, .serveBatch, .suspendConsumer, .returnEnd:
+    case .none, .returnSendResult, .returnSendResultResumingProducers, .throwAlreadyFinished, .serveBatch,
+      .suspendConsumer, .returnEnd:
       break
     case .resumeProducer(let producer, let error):
       producer.resume(failing: error)

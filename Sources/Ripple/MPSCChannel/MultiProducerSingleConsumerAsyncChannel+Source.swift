@@ -31,7 +31,8 @@ extension MultiProducerSingleConsumerAsyncChannel {
       /// wait, and waiting producers resume once the consumer leaves fewer than `low` (at least 1) buffered.
       ///
       /// `low` must not be above `high`. Elements the consumer has taken but not yet returned from `next()`
-      /// count as buffered.
+      /// count as buffered. Several producers can together buffer more than `high`: up to `high - 1` plus one send
+      /// of each (see <doc:MultiProducerSingleConsumerChannel>).
       public static func watermark(low: Int, high: Int) -> BackpressureStrategy {
         BackpressureStrategy(low: low, high: high, waterLevelForElement: nil)
       }
@@ -63,7 +64,7 @@ extension MultiProducerSingleConsumerAsyncChannel {
         }
 
         /// Registers `onProduceMore`, called with success once the consumer has drained the channel below the
-        /// low watermark (at once if it already has), or with
+        /// low watermark since the send that returned this handle (at once if it already has), or with
         /// ``MultiProducerSingleConsumerAsyncChannelAlreadyFinishedError`` once the channel ends, or with
         /// `CancellationError` after ``cancelCallback()``.
         ///
@@ -109,9 +110,10 @@ extension MultiProducerSingleConsumerAsyncChannel {
       storage.sourceDeinitialized()
     }
 
-    /// Sets the callback to call once the channel has ended for the consumer: it returned the last element and
-    /// `nil` (or the error), or went away, or was cancelled. Called at once if that has happened; `nil` removes
-    /// it; a second call replaces it. One callback per source.
+    /// Sets the callback to call once the channel is over for the consumer: in its `next()` that returns `nil` or
+    /// throws after the sources finished and it had returned every element, or when it goes away (a `next()` in a
+    /// cancelled task; the channel, its `elements()` sequence or that sequence's iterator deinitialised). Called at
+    /// once if that has happened; `nil` removes it; a second call replaces it. One callback per source.
     public func setOnTerminationCallback(_ callback: (@Sendable () -> Void)?) {
       storage.setOnTermination(source: id, callback)
     }
