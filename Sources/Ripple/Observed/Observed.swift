@@ -31,6 +31,9 @@ import Observation
 /// See <doc:ObservedGuide> for its timing and design, and <doc:ObservingBeforeOS26> for how it relates to
 /// `Observations`.
 ///
+/// State written on other threads is followed too, when each write holds the model's lock from its
+/// `willSet` to its store: see <doc:ObservedGuide#Writes-from-other-threads>.
+///
 /// ## Finishing, throwing, cancellation
 /// Iteration ends when the closure throws (the error is rethrown once, then `next()` returns `nil`),
 /// when an ``untilFinished(_:)`` closure returns ``Iteration/finish``, or when the consuming task is
@@ -81,9 +84,8 @@ public struct Observed<Element: Sendable, Failure: Error>: AsyncSequence, Sendab
   ///
   /// When the model is deallocated the sequence re-runs `emit`, which finishes it; the sequence holds
   /// no reference to the model. The model may also go while `emit` runs (its `guard let` holds the last
-  /// reference): no registrar can report that, so after each value that read observable state `emit` runs once
-  /// more, untracked, and if that run finishes (or throws), the value is the last one and the end (or the
-  /// error) follows it.
+  /// reference): each value is read by two runs of `emit`, and when the second one finishes (or throws), the
+  /// first one's value is the last one and the end (or the error) follows it.
   public static func untilFinished(
     @_inheritActorContext _ emit: @escaping @isolated(any) @Sendable () throws(Failure) -> Iteration
   ) -> Self {
