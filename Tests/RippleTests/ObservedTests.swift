@@ -281,6 +281,23 @@ struct ObservedTests {
     #expect(await iterator.next() == nil)
   }
 
+  @Test("untilFinished with a weak capture and another observed object ends at the latest with its next change")
+  @MainActor func weakCaptureWithAnotherObservedObject() async {
+    var model: MainModel? = MainModel()
+    let other = MainModel()
+    let values = Observed<Int, Never>.untilFinished { [weak model] in
+      guard let model else { return .finish }
+      return .next(model.a + other.a)
+    }
+    var iterator = values.makeAsyncIterator()
+    #expect(await iterator.next() == 0)
+    model = nil
+    // `other`'s registrar still holds the tracking, and Observation reports the release of one object's part of it
+    // to nobody: the end comes with `other`'s next change (Docs/Decisions/0001-observed.md).
+    other.a = 1
+    #expect(await iterator.next() == nil)
+  }
+
   @Test("cancelling the consuming task ends iteration while it waits")
   @MainActor func cancellationWhileWaiting() async {
     let model = MainModel()
