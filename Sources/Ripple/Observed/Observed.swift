@@ -67,7 +67,8 @@ public struct Observed<Element: Sendable, Failure: Error>: AsyncSequence, Sendab
   /// ``untilFinished(_:)`` when iteration should end with the model.
   ///
   /// - Parameter emit: A closure reading `@Observable` state. It runs on the isolation it was written in,
-  ///   and a thrown error ends iteration.
+  ///   twice for each value (<doc:ObservedGuide>, "Reading twice"), so it should have no side effects; a thrown
+  ///   error ends iteration.
   public init(@_inheritActorContext _ emit: @escaping @isolated(any) @Sendable () throws(Failure) -> Element) {
     self.emit = .element(emit)
   }
