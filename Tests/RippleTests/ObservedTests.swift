@@ -3,7 +3,7 @@ import Testing
 
 @testable import Ripple
 
-@Suite("Observed")
+@Suite("Observed", .timeLimit(.minutes(1)))
 struct ObservedTests {
   // MARK: Initial value and transactions
 
@@ -172,6 +172,39 @@ struct ObservedTests {
     #expect(await first.next() == 2)
   }
 
+  // MARK: Tracking installed after the read
+
+  @Test("a write between the closure's read and the installation of its tracking leads to another read")
+  @MainActor func writeBeforeTrackingIsInstalled() async {
+    let model = MainModel()
+    let values = Observed {
+      let value = model.a
+      // Stands for a write from another thread after the read: tracking is installed only when the closure returns.
+      if value == 0 { model.a = 1 }
+      return value
+    }
+    var iterator = values.makeAsyncIterator()
+    // Returning 0 here would leave the iterator waiting for a change that already happened.
+    #expect(await iterator.next() == 1)
+    model.a = 2
+    #expect(await iterator.next() == 2)
+  }
+
+  @Test("what the closure reads after such a write is tracked too")
+  @MainActor func readAfterWriteIsTracked() async {
+    let model = MainModel()
+    let values = Observed {
+      let value = model.unrelated == 0 ? model.a : model.b
+      // The write in the gap flips the branch: the value now depends on `b`, which the first read did not touch.
+      if model.unrelated == 0 { model.unrelated = 1 }
+      return value
+    }
+    var iterator = values.makeAsyncIterator()
+    #expect(await iterator.next() == 0)
+    model.b = 7
+    #expect(await iterator.next() == 7)
+  }
+
   // MARK: Ending
 
   @Test("a throwing closure ends iteration with its error, then nil")
@@ -245,6 +278,23 @@ struct ObservedTests {
     var iterator = values.makeAsyncIterator()
     #expect(await iterator.next() == 0)
     #expect(weakModel == nil)
+    #expect(await iterator.next() == nil)
+  }
+
+  @Test("untilFinished with a weak capture and another observed object ends at the latest with its next change")
+  @MainActor func weakCaptureWithAnotherObservedObject() async {
+    var model: MainModel? = MainModel()
+    let other = MainModel()
+    let values = Observed<Int, Never>.untilFinished { [weak model] in
+      guard let model else { return .finish }
+      return .next(model.a + other.a)
+    }
+    var iterator = values.makeAsyncIterator()
+    #expect(await iterator.next() == 0)
+    model = nil
+    // `other`'s registrar still holds the tracking, and Observation reports the release of one object's part of it
+    // to nobody: the end comes with `other`'s next change (Docs/Decisions/0001-observed.md).
+    other.a = 1
     #expect(await iterator.next() == nil)
   }
 

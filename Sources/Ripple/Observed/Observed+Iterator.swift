@@ -91,8 +91,7 @@ extension Observed {
       return nil
     }
 
-    /// Runs `emit` on its isolation while recording what it reads, so the next `willSet` of any of those
-    /// properties wakes this iterator.
+    /// Runs `emit` on its isolation under tracking, so the next `willSet` of what it reads wakes this iterator.
     @inlinable
     static func emission(
       isolation: isolated (any Actor)?,
@@ -103,36 +102,50 @@ extension Observed {
     }
 
     /// Runs `emit` here; only call this on `emit`'s isolation.
+    ///
+    /// Tracking is installed only after a run returns, so a write made meanwhile on another thread would fire
+    /// nothing, and a model deallocated as the run returns (its last strong reference held by a weak capture's
+    /// `guard let`) would leave tracking that never reports. So `emit` runs twice, both times tracked, and the
+    /// value is the second run's: a write before the first run's tracking was installed shows in the second
+    /// value, and a later one fires that tracking. The second run is tracked too, because what it reads may
+    /// differ. On one isolation nothing changes between the two runs, so a transaction still gives one value.
     @inlinable
     static func emission(
       emit: _ObservedEmit<Element, Failure>, storage: _ObservedStorage
     ) throws(Failure) -> Emission {
-      var token = _ObservationToken(storage: storage)
-      // `onChange` is an autoclosure, evaluated only when `emit` read something observable.
-      let result = withObservationTracking(
-        { Result { () throws(Failure) -> Iteration in try emit.callAsFunction() } },
-        onChange: token.onChange())
+      let number = storage.emissionStarted()
+      let (first, firstTracked) = tracked(emit: emit, storage: storage, emission: number)
       let element: Element
-      switch result {
+      switch first {
       case .success(.next(let value)): element = value
       case .success(.finish): return .finish
       case .failure(let error): throw error
       }
-      // When `emit` read nothing observable, no change can ever come. Otherwise only registrars keep the token
-      // alive past this point.
-      guard token.isTracking else { return .element(element) }
-      if !isKnownUniquelyReferenced(&token) {
-        token.arm()
-      }
-      guard case .iteration = emit else { return .element(element) }
-      // An object `emit` read may have been deallocated while it ran — its last strong reference, in a weak
-      // capture's `guard let`, goes when `emit` returns. Tracking installed on a dead object's registrar never
-      // fires, so `emit` runs once more, untracked, to see whether it now finishes.
-      switch Result(catching: { () throws(Failure) -> Iteration in try emit.callAsFunction() }) {
-      case .success(.next): return .element(element)
+      // A run that read nothing observable has nothing to miss: no change can ever come.
+      guard firstTracked else { return .element(element) }
+      switch tracked(emit: emit, storage: storage, emission: number).result {
+      case .success(.next(let latest)): return .element(latest)
+      // The model went after the first run: its value is the last one.
       case .success(.finish): return .lastElement(element, then: nil)
       case .failure(let error): return .lastElement(element, then: error)
       }
+    }
+
+    /// Runs `emit` under tracking that reports to `storage` as emission `number`; `installed` tells whether the
+    /// run read something observable.
+    @inlinable
+    static func tracked(
+      emit: _ObservedEmit<Element, Failure>, storage: _ObservedStorage, emission number: UInt64
+    ) -> (result: Result<Iteration, Failure>, installed: Bool) {
+      var installed = false
+      // `onChange` is an autoclosure, evaluated only when `emit` read something observable.
+      let result = withObservationTracking(
+        { Result { () throws(Failure) -> Iteration in try emit.callAsFunction() } },
+        onChange: {
+          installed = true
+          return _ObservationToken(storage: storage, emission: number).onChange
+        }())
+      return (result, installed)
     }
   }
 }

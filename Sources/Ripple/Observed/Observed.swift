@@ -31,12 +31,16 @@ import Observation
 /// See <doc:ObservedGuide> for its timing and design, and <doc:ObservingBeforeOS26> for how it relates to
 /// `Observations`.
 ///
+/// State written on other threads is followed too, when each write holds the model's lock from its
+/// `willSet` to its store: see <doc:ObservedGuide#Writes-from-other-threads>.
+///
 /// ## Finishing, throwing, cancellation
 /// Iteration ends when the closure throws (the error is rethrown once, then `next()` returns `nil`),
 /// when an ``untilFinished(_:)`` closure returns ``Iteration/finish``, or when the consuming task is
 /// cancelled — promptly, even while it waits for a change. With ``untilFinished(_:)`` and a weak
-/// capture, iteration also ends when the model is deallocated. A closure that reads no observable
-/// property produces its first value and then waits for cancellation, as nothing can change it.
+/// capture, iteration also ends when the model is deallocated: at once, unless the closure also read
+/// another object that is still alive, and then with that object's next change. A closure that reads no
+/// observable property produces its first value and then waits for cancellation, as nothing can change it.
 public struct Observed<Element: Sendable, Failure: Error>: AsyncSequence, Sendable {
   /// What an ``Observed/untilFinished(_:)`` closure returns: the next value, or the end of iteration.
   public enum Iteration: Sendable {
@@ -63,7 +67,8 @@ public struct Observed<Element: Sendable, Failure: Error>: AsyncSequence, Sendab
   /// ``untilFinished(_:)`` when iteration should end with the model.
   ///
   /// - Parameter emit: A closure reading `@Observable` state. It runs on the isolation it was written in,
-  ///   and a thrown error ends iteration.
+  ///   twice for each value (<doc:ObservedGuide>, "Reading twice"), so it should have no side effects; a thrown
+  ///   error ends iteration.
   public init(@_inheritActorContext _ emit: @escaping @isolated(any) @Sendable () throws(Failure) -> Element) {
     self.emit = .element(emit)
   }
@@ -81,9 +86,10 @@ public struct Observed<Element: Sendable, Failure: Error>: AsyncSequence, Sendab
   ///
   /// When the model is deallocated the sequence re-runs `emit`, which finishes it; the sequence holds
   /// no reference to the model. The model may also go while `emit` runs (its `guard let` holds the last
-  /// reference): no registrar can report that, so after each value that read observable state `emit` runs once
-  /// more, untracked, and if that run finishes (or throws), the value is the last one and the end (or the
-  /// error) follows it.
+  /// reference): each value is read by two runs of `emit`, and when the second one finishes (or throws), the
+  /// first one's value is the last one and the end (or the error) follows it. If `emit` also reads an object
+  /// that outlives the model, iteration ends with that object's next change instead: Observation tells
+  /// nobody that one of several observed objects went away.
   public static func untilFinished(
     @_inheritActorContext _ emit: @escaping @isolated(any) @Sendable () throws(Failure) -> Iteration
   ) -> Self {

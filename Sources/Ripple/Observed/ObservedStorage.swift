@@ -3,89 +3,75 @@ import Synchronization
 /// The change tracking of one ``Observed`` iterator: its state machine in a lock.
 @usableFromInline
 final class _ObservedStorage: Sendable {
-  private let machine = _Mutex(_ObservedStateMachine())
+  private let machine = _Mutex(_ObservedStateMachine<UnsafeContinuation<Bool, Never>>())
 
   @usableFromInline
   init() {}
 
-  /// Waits until a tracked property is about to change; `false` when the consuming task is cancelled.
+  /// Waits until the tracking of the latest emission reports; `false` when the consuming task is cancelled.
   ///
   /// It runs on the caller's isolation, so waiting costs no executor hop.
   @usableFromInline
   func changed(isolation: isolated (any Actor)? = #isolation) async -> Bool {
     await withTaskCancellationHandler {
       await withUnsafeContinuation(isolation: isolation) { (continuation: UnsafeContinuation<Bool, Never>) in
-        if let answer = machine.withLock({ $0.waitStarted(continuation) }) {
-          continuation.resume(returning: answer)
-        } else {
-        }
+        run(machine.withLock { $0.waitStarted(continuation) })
       }
     } onCancel: {
-      machine.withLock { $0.cancelled() }?.resume(returning: false)
+      run(machine.withLock { $0.cancelled() })
     }
   }
 
-  /// Reports the `willSet` of a tracked property, or the loss of the tracked objects.
-  func changeObserved() {
-    machine.withLock { $0.changeObserved() }?.resume(returning: true)
+  /// The closure is about to run under fresh tracking; returns the number that tracking reports with.
+  @usableFromInline
+  func emissionStarted() -> UInt64 {
+    machine.withLock { $0.emissionStarted() }
+  }
+
+  /// The tracking installed by emission `number` reports a `willSet`, or the loss of the tracked objects.
+  func changeObserved(emission number: UInt64) {
+    run(machine.withLock { $0.changeObserved(emission: number) })
+  }
+
+  private func run(_ action: _ObservedStateMachine<UnsafeContinuation<Bool, Never>>.Action) {
+    switch action {
+    case .none: break
+    case .resume(let waiter, let answer): waiter.resume(returning: answer)
+    }
   }
 }
 
-/// One emission's registration with the observed objects' registrars: the `onChange` target.
+/// One installation of tracking with the registrars of the objects a run of the closure read: the `onChange`
+/// target, made only when the run read something observable.
 ///
-/// It tells its iterator about the first `willSet`, and — when the registrars release it without a change,
-/// because the observed objects were deallocated — about that too, so an `untilFinished` closure with a
-/// weak capture gets to run again and finish.
+/// It reports the first `willSet` to its iterator, and — when the registrars release it without one, because the
+/// observed objects were deallocated — that too, so an `untilFinished` closure with a weak capture gets to run
+/// again and finish.
 @usableFromInline
 final class _ObservationToken: Sendable {
-  private enum Stage: UInt8 {
-    /// The closure runs; nothing it read is tracked yet.
-    case reading
-    /// The closure read something observable, and tracking is being installed with those objects' registrars.
-    case installing
-    /// Registrars hold the token; a release without firing means the observed objects are gone.
-    case armed
-    /// The change (or the loss of the observed objects) was reported.
-    case fired
-  }
-
   private let storage: _ObservedStorage
-  private let stage = Atomic<UInt8>(Stage.reading.rawValue)
+  private let emission: UInt64
+  private let fired = Atomic(false)
 
   @usableFromInline
-  init(storage: _ObservedStorage) {
+  init(storage: _ObservedStorage, emission: UInt64) {
     self.storage = storage
+    self.emission = emission
   }
 
-  /// The `onChange` closure to install; asked for only when the closure read something observable.
+  /// The `onChange` closure to install.
   @usableFromInline
-  func onChange() -> @Sendable () -> Void {
-    stage.store(Stage.installing.rawValue, ordering: .relaxed)
-    return { [self] in fire() }
-  }
-
-  /// Whether the closure read something observable, so that tracking was installed.
-  @usableFromInline
-  var isTracking: Bool {
-    stage.load(ordering: .relaxed) != Stage.reading.rawValue
-  }
-
-  /// A tracked property is about to change.
-  func fire() {
-    stage.store(Stage.fired.rawValue, ordering: .relaxed)
-    storage.changeObserved()
-  }
-
-  /// Tracking is installed and at least one registrar holds the token.
-  @usableFromInline
-  func arm() {
-    _ = stage.compareExchange(
-      expected: Stage.installing.rawValue, desired: Stage.armed.rawValue, ordering: .relaxed)
+  var onChange: @Sendable () -> Void {
+    { [self] in
+      fired.store(true, ordering: .relaxed)
+      storage.changeObserved(emission: emission)
+    }
   }
 
   deinit {
-    if stage.load(ordering: .relaxed) == Stage.armed.rawValue {
-      storage.changeObserved()
+    // Registrars release their tracking when it fires, and otherwise only when their objects are deallocated.
+    if !fired.load(ordering: .relaxed) {
+      storage.changeObserved(emission: emission)
     }
   }
 }
