@@ -254,6 +254,56 @@ struct BufferingStressShareTests {
     }
   }
 
+  /// Share.md and `share(bufferingPolicy:)`: "when the last iterator of a running iteration ends, the base is
+  /// cancelled. The shared iteration happens once: an iterator made after it ended gets `nil`". Consumers break out of
+  /// their loops after a few elements, or are cancelled from outside at a random moment, some before their first
+  /// `next()`. Once all are done: if the iteration ran, the base's iterator is released and a later iterator gets
+  /// `nil`; if every consumer was cancelled before its first `next()`, nothing started ("a consumer cancelled before
+  /// its first next() gets nil and does not start the base") and a later iterator starts it.
+  @Test(
+    "share, every loop broken or cancelled: the base released, a later iterator ends at once",
+    arguments: [
+      AsyncBufferSequencePolicy.bounded(0), .bounded(1), .bounded(3), .bufferingOldest(0), .bufferingLatest(2),
+      .unbounded,
+    ])
+  func everyConsumerLeaves(policy: AsyncBufferSequencePolicy) async {
+    for round in 0..<Stress.rounds(500) {
+      let probe = BaseProbe()
+      let shared = ProbeBase(count: 1_000_000, probe: probe).share(bufferingPolicy: policy)
+      let consumers = (0..<Int.random(in: 1...4)).map { _ in
+        let limit = Int.random(in: 0...5)
+        return Task.detached { () -> Int in
+          var received = 0
+          await randomYields(2)
+          // A `for await` loop, spelled out: the iterator goes away at the `break`.
+          var iterator = shared.makeAsyncIterator()
+          while await probeNext(&iterator) != nil {
+            received += 1
+            if received > limit { break }
+          }
+          return received
+        }
+      }
+      for consumer in consumers where Int.random(in: 0..<3) == 0 {
+        Task.detached {
+          await randomYields(20)
+          consumer.cancel()
+        }
+      }
+      var received = 0
+      for consumer in consumers { received += await consumer.value }
+      var later = shared.makeAsyncIterator()
+      if probe.made.load(ordering: .sequentiallyConsistent) {
+        // It ran: the last consumer to leave cancelled it.
+        await probe.iteratorReleased.wait()
+        #expect(await probeNext(&later) == nil, "round \(round) \(policy): a later iterator got an element")
+      } else {
+        #expect(received == 0, "round \(round) \(policy)")
+        #expect(await probeNext(&later) == 0, "round \(round) \(policy): the unstarted iteration did not start")
+      }
+    }
+  }
+
   /// The base throws: every iterator gets its elements, then the error once, then `nil`; so does (error once,
   /// then nil) an iterator made after the end. With the dropping policies the elements are an increasing
   /// subsequence.

@@ -29,19 +29,25 @@ private func producedStream(_ count: Int, endless: Bool = false) -> AsyncStream<
   return stream
 }
 
-/// A sequence that opens `ended` when an iterator of it is released: the iteration is over, by cancellation or
-/// because the operator dropped it (a producer stopped while holding an element never asks its base again).
+/// A sequence that opens `released` when it and every iterator of it are released: whether its iteration ended by
+/// cancellation, because the operator dropped it (a producer stopped while holding an element never asks its base
+/// again), or never began (a consumer cancelled before its first `next()` starts nothing), the operator let go.
 private struct Tracked<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Failure == Never {
   typealias Element = Base.Element
   typealias Failure = Never
 
   let base: Base
-  let ended: Latch
+  let token: Token
+
+  init(base: Base, released: Latch) {
+    self.base = base
+    token = Token(released)
+  }
 
   final class Token: Sendable {
-    let ended: Latch
-    init(_ ended: Latch) { self.ended = ended }
-    deinit { ended.open() }
+    let released: Latch
+    init(_ released: Latch) { self.released = released }
+    deinit { released.open() }
   }
 
   struct Iterator: AsyncIteratorProtocol {
@@ -53,7 +59,7 @@ private struct Tracked<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable 
     }
   }
 
-  func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator(), token: Token(ended)) }
+  func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator(), token: token) }
 }
 
 /// Checks the chunks of `0..<count`: every element once, in order, each chunk holding 1 to `limit` elements.
@@ -129,16 +135,17 @@ struct TransformationStressTests {
   @Test("cancelling the consumer mid-stream ends it and the iterations of base and signal; nothing gathered is lost")
   func cancellation() async {
     for run in 0..<runs {
-      let baseEnded = Latch()
-      let signalEnded = Latch()
+      let baseReleased = Latch()
+      let signalReleased = Latch()
       let limit = Int.random(in: 1...4)
       let cancelAtOnce = Bool.random()
       // Waiting for a first chunk needs a base that fills one.
       let count = cancelAtOnce ? Int.random(in: 0...30) : Int.random(in: limit...30)
-      let base = Tracked(base: producedStream(count, endless: true), ended: baseEnded)
-      let signal = Tracked(base: producedStream(Int.random(in: 0...10), endless: true), ended: signalEnded)
       let firstChunk = Latch()
       let consumer = Task {
+        // Made here, so that only the iteration holds them.
+        let base = Tracked(base: producedStream(count, endless: true), released: baseReleased)
+        let signal = Tracked(base: producedStream(Int.random(in: 0...10), endless: true), released: signalReleased)
         var chunks: [[Int]] = []
         for await chunk in base.chunks(ofCount: limit, or: signal) {
           chunks.append(chunk)
@@ -157,8 +164,8 @@ struct TransformationStressTests {
       }
       if Bool.random() { Task.detached { consumer.cancel() } }
       let chunks = await consumer.value
-      await baseEnded.wait()
-      await signalEnded.wait()
+      await baseReleased.wait()
+      await signalReleased.wait()
       let flat = chunks.flatMap { $0 }
       #expect(flat == Array(0..<flat.count), "run \(run): a gap or a repeat in \(flat)")
       #expect(chunks.allSatisfy { !$0.isEmpty && $0.count <= limit }, "run \(run)")

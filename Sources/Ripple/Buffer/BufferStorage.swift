@@ -12,10 +12,6 @@ final class _BufferStorage<Base: AsyncSequence & Sendable>: _IterationStorage wh
     machine = _Mutex(Machine(policy: policy))
   }
 
-  /// Nothing: the base starts in the first `next()`, once the consumer waits (``Machine/Action/startBase``).
-  @inlinable
-  func start() {}
-
   /// Starts the one task that iterates the base for this iteration.
   @inlinable
   func startBase() {

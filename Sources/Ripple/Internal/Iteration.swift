@@ -1,21 +1,21 @@
 /// The shared state of one iteration of an operator that runs tasks of its own.
 ///
-/// ``_Iteration`` drives it: ``start()`` once, on the first `next()`; ``next(isolation:)`` for every element;
-/// ``cancel()`` when the consuming task is cancelled or the iterator is dropped.
+/// ``_Iteration`` drives it: ``next(isolation:)`` for every element; ``cancel()`` when the consuming task is
+/// cancelled or the iterator is dropped. A storage starts its tasks itself, in the first `next()`, once the
+/// consumer is registered as waiting: an element the base produces at once finds the consumer there, never a gap
+/// in which it would be treated as produced while nobody waited.
 @usableFromInline
 protocol _IterationStorage: AnyObject, Sendable {
   associatedtype Element
   associatedtype Failure: Error
 
-  /// Starts the iteration's tasks.
-  func start()
   /// Waits for the next element on the consumer's isolation; `nil` once the iteration is over.
   func next(isolation: isolated (any Actor)?) async throws(Failure) -> Element?
   /// Ends the iteration: cancels its tasks and resumes a waiting consumer with the end.
   func cancel()
 }
 
-/// Owned by one iterator: starts the iteration on the first `next()`, and ends it when the iterator goes away.
+/// Owned by one iterator: ends the iteration when the iterator goes away.
 ///
 /// Iterators are structs, so they cannot run code when they go away; this class does it for them. Only the
 /// iterator holds it (the operator's tasks hold the storage), so its `deinit` runs when the iterator is dropped,
@@ -23,8 +23,6 @@ protocol _IterationStorage: AnyObject, Sendable {
 @usableFromInline
 final class _Iteration<Storage: _IterationStorage> {
   @usableFromInline let storage: Storage
-  /// Only the iterator, on one task, touches it: no dynamic exclusivity check per `next()`.
-  @exclusivity(unchecked) @usableFromInline var started = false
 
   @inlinable
   init(_ storage: Storage) {
@@ -33,11 +31,7 @@ final class _Iteration<Storage: _IterationStorage> {
 
   @inlinable
   func next(isolation actor: isolated (any Actor)?) async throws(Storage.Failure) -> Storage.Element? {
-    if !started {
-      started = true
-      storage.start()
-    }
-    return try await storage.next(isolation: actor)
+    try await storage.next(isolation: actor)
   }
 
   deinit {

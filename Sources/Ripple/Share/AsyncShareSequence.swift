@@ -26,7 +26,9 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// (once; `nil` follows). Cancelling one consuming task, or dropping its iterator, ends that iterator only (its
   /// `next()` returns `nil`; a task cancelled while busy outside `next()` leaves at its next call); when the last
   /// iterator of a running iteration ends, the base is cancelled. The shared
-  /// iteration happens once: an iterator made after it ended gets `nil`, or the base's error.
+  /// iteration happens once: an iterator made after it ended gets `nil`, or the base's error. It runs from the first
+  /// `next()` that waits: iterators that go before any did — dropped unused, or cancelled before their first
+  /// `next()` — neither start nor end it.
   ///
   /// - Parameter bufferingPolicy: What each iterator's buffer does while its consumer is busy. With the default,
   ///   `.bounded(1)`, and any `.bounded(n)`, the base is not asked for an element while some iterator already holds

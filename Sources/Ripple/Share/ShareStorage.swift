@@ -83,10 +83,6 @@ final class _ShareSide<Base: AsyncSequence & Sendable>: _IterationStorage where 
     id = storage.machine.withLock { $0.joined() }
   }
 
-  /// Nothing: the upstream starts in the first `next()` of any iterator (``_ShareStateMachine/Action/startUpstream``).
-  @inlinable
-  func start() {}
-
   @inlinable
   func next(isolation: isolated (any Actor)?) async throws(Base.Failure) -> Base.Element? {
     // The steady path of a consumer slower than the base: its element is buffered, so it need not prepare to

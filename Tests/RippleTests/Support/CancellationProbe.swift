@@ -8,6 +8,7 @@ struct CancellationProbe: AsyncSequence, Sendable {
   typealias Failure = Never
 
   fileprivate final class Events: Sendable {
+    let made = Atomic(false)
     let started = Signal()
     let cancelled = Signal()
     let seenCancellation = Atomic(false)
@@ -25,13 +26,19 @@ struct CancellationProbe: AsyncSequence, Sendable {
   /// Whether an iteration of the probe saw its task cancelled.
   var wasCancelled: Bool { events.seenCancellation.load(ordering: .sequentiallyConsistent) }
 
+  /// Whether an iterator of the probe was made.
+  var wasIterated: Bool { events.made.load(ordering: .sequentiallyConsistent) }
+
   /// Waits until a task is suspended in the probe's `next()`.
   func waitUntilWaiting() async { await events.started.wait() }
 
   /// Waits until the task iterating the probe is cancelled.
   func waitForCancellation() async { await events.cancelled.wait() }
 
-  func makeAsyncIterator() -> Iterator { Iterator(events: events, prefix: prefix[...]) }
+  func makeAsyncIterator() -> Iterator {
+    events.made.store(true, ordering: .sequentiallyConsistent)
+    return Iterator(events: events, prefix: prefix[...])
+  }
 
   struct Iterator: AsyncIteratorProtocol {
     fileprivate let events: Events

@@ -23,6 +23,8 @@ struct _FanInStateMachine<Policy: _FanInPolicy, Failure: Error>: ~Copyable {
   /// modules, can switch on it.
   @usableFromInline
   enum State {
+    /// `next()` was never called: no task runs. The first `next()` registers its consumer, then starts the task.
+    case initial
     /// Bases are being consumed; the consumer waits in `next()` when a continuation is present.
     case running(Consumer?)
     /// A base threw while the consumer was not waiting; its next `next()` throws this error, once.
@@ -48,6 +50,8 @@ struct _FanInStateMachine<Policy: _FanInPolicy, Failure: Error>: ~Copyable {
     case resumeProducer(_FanInProducer, Bool)
     /// Iteration is over: the producer stops.
     case stopProducer
+    /// The consumer's first `next()` waits: start the task consuming the bases (``takeRun()``, ``taskStarted(_:)``).
+    case startTask
     /// The task consuming the bases started after the iteration ended: cancel it (``takeTask()``).
     case cancelTask
     /// Iteration ends: cancel the task when told to (which cancels the remaining bases), stop the suspended
@@ -62,14 +66,17 @@ struct _FanInStateMachine<Policy: _FanInPolicy, Failure: Error>: ~Copyable {
   @usableFromInline var policy: Policy
   /// Bases that have not finished.
   @usableFromInline var active: Int
+  /// Consumes the bases, until the first `next()` takes it to start the task; `nil` without bases.
+  @usableFromInline var run: _FanInStorage<Policy, Failure>.Run?
   /// The task consuming the bases, once started and until an ending action takes it.
   @usableFromInline var task: Task<Void, Never>?
   /// The operator's name, for precondition messages.
   @usableFromInline let name: StaticString
 
   @inlinable
-  init(count: Int, policy: Policy, name: StaticString) {
-    state = count == 0 ? .finished : .running(nil)
+  init(count: Int, policy: Policy, name: StaticString, run: @escaping _FanInStorage<Policy, Failure>.Run) {
+    state = count == 0 ? .finished : .initial
+    self.run = count == 0 ? nil : run
     slots = _FanInSlots(count: count)
     self.policy = policy
     active = count
@@ -131,6 +138,8 @@ struct _FanInStateMachine<Policy: _FanInPolicy, Failure: Error>: ~Copyable {
       return action
     case .failed, .finished:
       return .none
+    case .initial:
+      preconditionFailure("\(name): a base failed before the iteration started (state: initial)")
     }
   }
 
@@ -140,6 +149,8 @@ struct _FanInStateMachine<Policy: _FanInPolicy, Failure: Error>: ~Copyable {
   @inlinable
   mutating func nextReady() -> Action {
     switch state {
+    case .initial:
+      return .none
     case .running(nil):
       if let (output, wake) = policy.output(from: &slots) {
         return .returnResult(.success(output), wake)
@@ -157,9 +168,14 @@ struct _FanInStateMachine<Policy: _FanInPolicy, Failure: Error>: ~Copyable {
     }
   }
 
-  /// The consumer waits for the next output: `.none` when `consumer` was stored, else it is resumed at once.
+  /// The consumer waits for the next output: `.none` when `consumer` was stored, `.startTask` when it was stored by
+  /// the first `next()` (so that the bases' first elements find it waiting), else it is resumed at once.
   @inlinable
   mutating func nextRequested(_ consumer: Consumer) -> Action {
+    if case .initial = state {
+      state = .running(consumer)
+      return .startTask
+    }
     guard case .returnResult(let result, let wake) = nextReady() else {
       state = .running(consumer)
       return .none
@@ -171,6 +187,9 @@ struct _FanInStateMachine<Policy: _FanInPolicy, Failure: Error>: ~Copyable {
   @inlinable
   mutating func cancelled() -> Action {
     switch state {
+    case .initial:
+      state = .finished
+      return .none
     case .running(let consumer):
       return end(consumer, with: .success(nil))
     case .failed:
@@ -200,6 +219,12 @@ struct _FanInStateMachine<Policy: _FanInPolicy, Failure: Error>: ~Copyable {
     policy.reset()
     if !cancellingBases { task = nil }
     return .end(consumer, result, stopping: producers, cancelTask: cancellingBases)
+  }
+
+  /// What consumes the bases, for the task the first `next()` starts; taken once.
+  @inlinable
+  mutating func takeRun() -> _FanInStorage<Policy, Failure>.Run? {
+    run.take()
   }
 
   /// The task, for an ending action to cancel; taken once.

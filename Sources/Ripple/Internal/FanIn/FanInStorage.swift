@@ -1,5 +1,6 @@
 /// One iteration of a fan-in operator: its ``_FanInStateMachine`` in a lock, the consumer's side and the
-/// producers' side, and the task that consumes the bases (one child task per base), started on the first `next()`.
+/// producers' side, and the task that consumes the bases (one child task per base), started once the first `next()`
+/// waits.
 @usableFromInline
 final class _FanInStorage<Policy: _FanInPolicy, Failure: Error>: _IterationStorage {
   @usableFromInline typealias Machine = _FanInStateMachine<Policy, Failure>
@@ -8,19 +9,17 @@ final class _FanInStorage<Policy: _FanInPolicy, Failure: Error>: _IterationStora
   @usableFromInline typealias Run = @Sendable (_FanInStorage) async -> Void
 
   @usableFromInline let machine: _Mutex<Machine>
-  /// Taken by ``start()``, so that the bases it holds go when the task ends; `nil` without bases: the iteration is
-  /// over before it starts.
-  @usableFromInline let run: _Mutex<Run?>
 
   @inlinable
   init(count: Int, policy: Policy, name: StaticString, run: @escaping Run) {
-    machine = _Mutex(Machine(count: count, policy: policy, name: name))
-    self.run = _Mutex(count == 0 ? nil : run)
+    machine = _Mutex(Machine(count: count, policy: policy, name: name, run: run))
   }
 
+  /// Starts the task consuming the bases; the first consumer already waits. The task alone holds `run`, so the
+  /// bases go when it ends.
   @inlinable
-  func start() {
-    guard let run = run.withLock({ $0.take() }) else { return }
+  func startTask() {
+    guard let run = machine.withLock({ $0.takeRun() }) else { return }
     let task = _startOperatorTask { await run(self) }
     perform(machine.withLock { $0.taskStarted(task) })
   }
@@ -130,6 +129,8 @@ final class _FanInStorage<Policy: _FanInPolicy, Failure: Error>: _IterationStora
       consumer.resume(returning: result)
     case .resumeProducer(let producer, let goOn):
       producer.resume(returning: goOn)
+    case .startTask:
+      startTask()
     case .cancelTask:
       machine.withLock { $0.takeTask() }?.cancel()
     case .end(let consumer, let result, let producers, let cancelTask):

@@ -50,10 +50,6 @@ where Base.Element == Work.Input {
     self.convertFailure = convertFailure
   }
 
-  /// Nothing: the base starts in the first `next()`, once the consumer waits (``Machine/Action/startBase``).
-  @inlinable
-  func start() {}
-
   /// Starts the one task that iterates the base for this iteration.
   @inlinable
   func startBase() {

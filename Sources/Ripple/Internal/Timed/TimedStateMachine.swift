@@ -42,7 +42,7 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
   /// an enum carrying them would be copied out and back through the runtime's value witnesses on every element.
   @usableFromInline
   enum Phase {
-    /// `next()` was never called: no task runs.
+    /// `next()` was never called: no task runs. The first `next()` registers its consumer and starts the tasks.
     case initial
     /// The tasks run, or the base finished and elements remain to deliver.
     case running
@@ -66,6 +66,8 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
     case resumeTimer(Timer, Bool)
     /// Hand the element to the consumer and wake the timer to sleep until ``timerDeadline``.
     case resumeConsumerAndTimer(Consumer, Element, Timer)
+    /// The consumer's first `next()` waits: start the base and timer tasks (``tasksStarted(_:)`` records them).
+    case startTasks
     /// Iteration is over: the base-consuming task stops.
     case stopProducing
     /// Iteration ended before its tasks were recorded: cancel them (``takeTasks()``).
@@ -101,15 +103,6 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
     self.name = name
   }
 
-  /// The consumer's first `next()` is about to start the tasks.
-  @inlinable
-  mutating func started() {
-    guard case .initial = phase else {
-      preconditionFailure("\(name): started twice (state: \(phase))")
-    }
-    phase = .running
-  }
-
   /// The tasks started.
   @inlinable
   mutating func tasksStarted(_ tasks: Tasks) -> Action {
@@ -125,9 +118,16 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
   }
 
   /// The consumer calls `next()`; `end()` reads the clock's now plus the interval. `.none` means it waits.
+  ///
+  /// The first call registers the consumer as waiting before any task runs, so the base's first element finds it
+  /// waiting: a throttle emits that element, never one that came after it.
   @inlinable
   mutating func nextRequested(_ consumer: Consumer, end: () -> Instant) -> Action {
     switch phase {
+    case .initial:
+      phase = .running
+      self.consumer = consumer
+      return .startTasks
     case .running:
       precondition(self.consumer == nil, "\(name): an iterator was used by two tasks at once (state: waiting)")
       if let element = ready.take() {
@@ -156,8 +156,6 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
       return .resumeConsumer(consumer, .failure(failure))
     case .finished:
       return .resumeConsumer(consumer, .success(nil))
-    case .initial:
-      preconditionFailure("\(name): next() before the iteration started (state: initial)")
     }
   }
 

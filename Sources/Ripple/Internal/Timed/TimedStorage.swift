@@ -1,5 +1,5 @@
-/// One iteration of a timer-driven operator: its ``_TimedStateMachine`` in a lock, and the two tasks it starts on
-/// the first `next()` — one consuming the base, one sleeping on the clock.
+/// One iteration of a timer-driven operator: its ``_TimedStateMachine`` in a lock, and the two tasks it starts once
+/// the first `next()` waits — one consuming the base, one sleeping on the clock.
 @usableFromInline
 final class _TimedStorage<Base: AsyncSequence & Sendable, C: Clock, Policy: _TimedPolicy>: _IterationStorage
 where Base.Element: Sendable, Policy.Input == Base.Element, Policy.Instant == C.Instant {
@@ -20,9 +20,9 @@ where Base.Element: Sendable, Policy.Input == Base.Element, Policy.Instant == C.
     self.clock = clock
   }
 
+  /// Starts the task consuming the base and the timer task; the first consumer already waits.
   @inlinable
-  func start() {
-    machine.withLock { $0.started() }
+  func startTasks() {
     let baseTask = _startOperatorTask { await self.consumeBase() }
     let timerTask = _startOperatorTask { await self.runTimer() }
     perform(machine.withLock { $0.tasksStarted(Machine.Tasks(base: baseTask, timer: timerTask)) })
@@ -98,6 +98,8 @@ where Base.Element: Sendable, Policy.Input == Base.Element, Policy.Instant == C.
     case .resumeConsumerAndTimer(let consumer, let element, let timer):
       consumer.resume(returning: .success(element))
       timer.resume(returning: true)
+    case .startTasks:
+      startTasks()
     case .stopProducing:
       return false
     case .cancelTasks:
