@@ -31,17 +31,21 @@ let package = Package(
   targets: [
     // ThreadSanitizer annotations for Ripple's locks (`_Mutex`): see Docs/Reliability.md.
     .target(name: "_RippleTSan"),
-    .target(name: "Ripple", dependencies: ["_RippleTSan"], swiftSettings: rippleSettings),
-    .target(name: "RippleTesting", dependencies: ["Ripple"], swiftSettings: strictSettings),
+    // What the package's modules share and users never see: the lock and the FIFO queue, in `package` access, as
+    // swift-collections keeps InternalCollectionsUtilities.
+    .target(name: "InternalRippleUtilities", dependencies: ["_RippleTSan"], swiftSettings: strictSettings),
+    .target(name: "Ripple", dependencies: ["InternalRippleUtilities"], swiftSettings: rippleSettings),
+    .target(name: "RippleTesting", dependencies: ["Ripple", "InternalRippleUtilities"], swiftSettings: strictSettings),
     .target(name: "Calculator", dependencies: ["Ripple"], swiftSettings: strictSettings),
     // `--clock virtual` drives a `TestClock`, so the terminal front end links RippleTesting.
     .target(
-      name: "CalculatorTerminal", dependencies: ["Calculator", "RippleTesting"], swiftSettings: strictSettings),
+      name: "CalculatorTerminal", dependencies: ["Calculator", "RippleTesting", "InternalRippleUtilities"],
+      swiftSettings: strictSettings),
     .executableTarget(
       name: "calc", dependencies: ["CalculatorTerminal"], swiftSettings: strictSettings),
     .executableTarget(name: "ripple-bench", dependencies: ["Ripple"], swiftSettings: strictSettings),
     .testTarget(
-      name: "RippleTests", dependencies: ["Ripple", "RippleTesting"],
+      name: "RippleTests", dependencies: ["Ripple", "RippleTesting", "InternalRippleUtilities"],
       swiftSettings: strictSettings),
     .testTarget(
       name: "CalculatorTests",

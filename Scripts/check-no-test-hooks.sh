@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-production=(Sources/Ripple Sources/Calculator Sources/CalculatorTerminal Sources/calc Sources/ripple-bench)
+production=(Sources/Ripple Sources/InternalRippleUtilities Sources/Calculator Sources/CalculatorTerminal Sources/calc Sources/ripple-bench)
 pattern='@_spi|@TaskLocal|[Ff]orTesting|onOutcome|ActivityCounter|#if DEBUG|@testable'
 if grep -rnE "$pattern" --include='*.swift' "${production[@]}"; then
   echo "error: test plumbing in a production target (matches of '$pattern' above)" >&2

@@ -1,3 +1,4 @@
+import InternalRippleUtilities
 import Ripple
 
 /// Runs `pipeline` over inputs written as marble diagrams, in lockstep with a ``TestClock``, and returns

@@ -1,3 +1,4 @@
+import InternalRippleUtilities
 import Ripple
 
 /// A clock whose time moves only when a test tells it to, so timing tests are exact and instant.

@@ -1,3 +1,4 @@
+import InternalRippleUtilities
 import RippleTesting
 import Synchronization
 import Testing

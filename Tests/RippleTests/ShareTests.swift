@@ -1,3 +1,4 @@
+import InternalRippleUtilities
 import Observation
 import RippleTesting
 import Synchronization

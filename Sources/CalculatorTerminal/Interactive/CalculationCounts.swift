@@ -1,4 +1,5 @@
 import Calculator
+import InternalRippleUtilities
 import Ripple
 
 /// How many calculations a panel's calculator started and how many of them were cancelled: what `--engine all`

@@ -1,3 +1,5 @@
+import InternalRippleUtilities
+
 /// The state of one `buffer(policy:)` iteration: the elements waiting, the base task, and the consumer.
 ///
 /// Two parties report events: the task that iterates the base (`baseStarted`, `elementProduced`,
@@ -31,7 +33,7 @@ struct _BufferStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
   @usableFromInline let policy: AsyncBufferSequencePolicy.Storage
   @usableFromInline var state = State.initial
   /// The elements the consumer has not taken yet, oldest first (outside `State`, so that no update copies it).
-  @usableFromInline var buffer = _Deque<Element>()
+  @usableFromInline var buffer = _Queue<Element>()
   @usableFromInline var baseEnd: BaseEnd?
   @usableFromInline var consumer: Consumer?
   @usableFromInline var producer: Producer?

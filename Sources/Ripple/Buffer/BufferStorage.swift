@@ -1,3 +1,5 @@
+import InternalRippleUtilities
+
 /// The shared state of one `buffer(policy:)` iteration, for the consumer and the task that iterates the base.
 @usableFromInline
 final class _BufferStorage<Base: AsyncSequence & Sendable>: _IterationStorage where Base.Element: Sendable {

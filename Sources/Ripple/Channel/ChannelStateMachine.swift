@@ -1,3 +1,5 @@
+import InternalRippleUtilities
+
 /// The state of one channel: the senders waiting for a consumer, the consumers waiting for a sender, and whether
 /// the channel has ended.
 ///
@@ -50,9 +52,9 @@ struct _ChannelStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
 
   @usableFromInline var state = State.open
   /// The senders waiting for a consumer (kept outside `State`, so that updating them never copies the queue).
-  @usableFromInline var senders = _Deque<Sender>()
+  @usableFromInline var senders = _Queue<Sender>()
   /// The consumers waiting for a sender.
-  @usableFromInline var receivers = _Deque<Receiver>()
+  @usableFromInline var receivers = _Queue<Receiver>()
   /// The last id handed out to a party that is about to wait.
   @usableFromInline var lastID: UInt64 = 0
 

@@ -1,3 +1,5 @@
+import InternalRippleUtilities
+
 /// The shared state of a channel, for its senders and its consumers.
 ///
 /// The hot path is one lock per side when the other side already waits, and two when the caller must wait (one to

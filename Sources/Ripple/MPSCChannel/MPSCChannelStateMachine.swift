@@ -1,3 +1,5 @@
+import InternalRippleUtilities
+
 /// The state of one multi-producer single-consumer channel: the elements the sources have sent and the consumer has
 /// not taken yet, the water level that decides back-pressure, the producers waiting for demand, the waiting consumer,
 /// and whether the channel has ended.
@@ -7,7 +9,7 @@
 /// `consumerTerminated`. Methods return what to do once the lock is released.
 ///
 /// The consumer takes the whole `buffer` at once (``batchRequested(into:returned:cancelled:)`` swaps it with its
-/// own, empty, deque) and returns the elements from there without the lock, publishing in `gauge` how much it has
+/// own, empty, queue) and returns the elements from there without the lock, publishing in `gauge` how much it has
 /// returned. The level is every element sent and not yet returned by `next()`: `sentLevel - gauge.returned`. A send
 /// that makes it `high` or more tells its producer to wait under a token; once the level falls below `low` the
 /// producers waiting resume and the tokens handed out until then are *drained*: a producer registering one later
@@ -55,7 +57,7 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
 
   @usableFromInline var state = State.channeling
   /// The elements sent and not yet taken by the consumer (kept outside `State`, so that updating it never copies).
-  @usableFromInline var buffer = _Deque<Element>()
+  @usableFromInline var buffer = _Queue<Element>()
   /// The water level of `buffer`.
   @usableFromInline var bufferLevel = 0
   /// The total water level of every element ever sent.
@@ -121,7 +123,7 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
     /// The channel ended for everyone: resume the consumer if it waits, fail the producers with the
     /// already-finished error, call the termination callbacks, drop the elements left.
     case terminate(
-      consumer: Consumer?, producers: [Producer], onTerminations: [OnTermination], dropped: _Deque<Element>)
+      consumer: Consumer?, producers: [Producer], onTerminations: [OnTermination], dropped: _Queue<Element>)
     /// The consumer's batch now holds elements of water level `level`: resume these producers, then serve it.
     case serveBatch(level: Int, resuming: [Producer])
     /// Nothing is buffered: resume these producers, then the consumer waits.
@@ -298,7 +300,7 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
   /// everything buffered, or learns it must wait, or that the channel is over. A `cancelled` consumer ends the
   /// channel.
   @inlinable
-  mutating func batchRequested(into batch: inout _Deque<Element>, returned: Int, cancelled: Bool) -> Action {
+  mutating func batchRequested(into batch: inout _Queue<Element>, returned: Int, cancelled: Bool) -> Action {
     if cancelled {
       let action = consumerTerminated()
       if case .none = action { return .returnEnd(nil, onTerminations: []) }
@@ -311,7 +313,7 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
       // empty send).
       let producers = consumerReported(returned: returned)
       if !buffer.isEmpty {
-        // O(1): the deques trade storage, so neither allocates once both have grown.
+        // O(1): the queues trade storage, so neither allocates once both have grown.
         swap(&batch, &buffer)
         defer { bufferLevel = 0 }
         return .serveBatch(level: bufferLevel, resuming: producers)
@@ -380,7 +382,7 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
     withdrawResumePoint()
     let callbacks = onTerminations.map { $0.callback }
     onTerminations = []
-    var dropped = _Deque<Element>()
+    var dropped = _Queue<Element>()
     swap(&dropped, &buffer)
     bufferLevel = 0
     return .terminate(consumer: waiting, producers: producers, onTerminations: callbacks, dropped: dropped)

@@ -1,3 +1,5 @@
+import InternalRippleUtilities
+
 /// The shared state of a multi-producer single-consumer channel: the machine behind its lock for the sources, and
 /// the consumer's batch beside it.
 ///
@@ -18,7 +20,7 @@ final class _MPSCChannelStorage<Element, Failure: Error>: @unchecked Sendable {
   @usableFromInline let waterLevel: Machine.WaterLevel?
 
   /// The elements the consumer took and has not returned yet.
-  @exclusivity(unchecked) @usableFromInline var batch = _Deque<Element>()
+  @exclusivity(unchecked) @usableFromInline var batch = _Queue<Element>()
   /// The water level of `batch`.
   @exclusivity(unchecked) @usableFromInline var batchLevel = 0
   /// The total water level of the elements the consumer has returned (`gauge.returned`, kept here to add to).
@@ -219,7 +221,7 @@ final class _MPSCChannelStorage<Element, Failure: Error>: @unchecked Sendable {
   func channelDeinitialized() {
     let (action, consumerGone) = machine.withLock { ($0.channelDeinitialized(), !$0.sequenceMade) }
     // The consumer is gone for good: what it had taken and not returned goes too (its fields are free to touch).
-    if consumerGone { batch = _Deque() }
+    if consumerGone { batch = _Queue() }
     perform(action)
   }
 
@@ -231,7 +233,7 @@ final class _MPSCChannelStorage<Element, Failure: Error>: @unchecked Sendable {
 
   @usableFromInline
   func iteratorDeinitialized() {
-    batch = _Deque()
+    batch = _Queue()
     perform(machine.withLock { $0.consumerTerminated() })
   }
 

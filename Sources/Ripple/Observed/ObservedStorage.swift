@@ -1,3 +1,4 @@
+import InternalRippleUtilities
 import Synchronization
 
 /// The change tracking of one ``Observed`` iterator: its state machine in a lock.

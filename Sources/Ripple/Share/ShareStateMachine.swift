@@ -1,3 +1,5 @@
+import InternalRippleUtilities
+
 /// The state of one shared iteration: the upstream task's progress and, per iterator, its buffer and its waiting
 /// consumer.
 ///
@@ -29,13 +31,13 @@ struct _ShareStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
   @usableFromInline struct Side {
     @usableFromInline let token: UInt64
     /// Elements produced since the iterator joined that it has not taken yet.
-    @usableFromInline var buffer: _Deque<Element>
+    @usableFromInline var buffer: _Queue<Element>
     /// The consumer waiting in `next()`; only while `buffer` is empty.
     @usableFromInline var consumer: Consumer?
 
     @inlinable init(token: UInt64, capacity: Int) {
       self.token = token
-      buffer = _Deque(minimumCapacity: capacity)
+      buffer = _Queue(minimumCapacity: capacity)
     }
   }
 

@@ -1,3 +1,5 @@
+import InternalRippleUtilities
+
 /// The shared iteration of one `share(bufferingPolicy:)`: the base, the upstream task that iterates it, and every
 /// iterator's side, under one lock.
 @usableFromInline

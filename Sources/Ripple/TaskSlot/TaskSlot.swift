@@ -1,3 +1,5 @@
+import InternalRippleUtilities
+
 /// A slot for one task at a time, restarted when its id changes: SwiftUI's `.task(id:)` for code that is not a
 /// view.
 ///

@@ -1,3 +1,4 @@
+import InternalRippleUtilities
 import Ripple
 import Synchronization
 

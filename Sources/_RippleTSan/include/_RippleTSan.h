@@ -1,4 +1,4 @@
-// ThreadSanitizer annotations for Ripple's locks; see `_Mutex` in Sources/Ripple/Internal/_Mutex.swift.
+// ThreadSanitizer annotations for Ripple's locks; see `_Mutex` in Sources/InternalRippleUtilities/_Mutex.swift.
 //
 // On Linux, `Synchronization.Mutex` hands a contended lock over in code ThreadSanitizer does not see: a spin of
 // uninstrumented compare-exchanges and the `FUTEX_LOCK_PI` system call, both inside libswiftSynchronization.so.

@@ -1,3 +1,4 @@
+import InternalRippleUtilities
 import RippleTesting
 import Testing
 
@@ -73,7 +74,7 @@ struct IterationStartTests {
       }
       #expect(machine.takeRun() != nil)
       #expect(machine.takeRun() == nil, "the task is started once")
-      var rest = _Deque<Int>()
+      var rest = _Queue<Int>()
       guard case .resumeConsumer(let waiting, let result, let wake) = machine.elementsProduced(7, then: &rest, at: 1)
       else {
         Issue.record("the first element did not go to the waiting consumer")

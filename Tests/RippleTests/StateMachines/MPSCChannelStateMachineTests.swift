@@ -1,3 +1,4 @@
+import InternalRippleUtilities
 import Synchronization
 import Testing
 
@@ -16,7 +17,7 @@ private struct Harness: ~Copyable {
   var machine: Machine
   let gauge: _MPSCConsumerGauge
   let log = EffectLog()
-  var batch = _Deque<Int>()
+  var batch = _Queue<Int>()
   var returned = 0
 
   init(low: Int, high: Int, waterLevel: Machine.WaterLevel? = nil) {
@@ -69,7 +70,7 @@ private struct Harness: ~Copyable {
   /// The consumer's batch is empty: it asks for the next one.
   mutating func requestBatch(cancelled: Bool = false) -> String {
     precondition(batch.isEmpty || cancelled)
-    if cancelled { batch = _Deque() }
+    if cancelled { batch = _Queue() }
     return run(machine.batchRequested(into: &batch, returned: returned, cancelled: cancelled))
   }
 
@@ -327,7 +328,7 @@ struct MPSCChannelStateMachineTests {
     #expect(h.requestBatch() == "serve 2")
     // The consumer returns both without meeting the point (as if it had read the gauge before it was published),
     // then asks for more: the request itself takes the level (0) in.
-    h.batch = _Deque()
+    h.batch = _Queue()
     h.returned = 2
     h.gauge.returned.store(2, ordering: .sequentiallyConsistent)
     #expect(h.requestBatch() == "suspend consumer")

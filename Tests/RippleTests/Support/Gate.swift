@@ -1,3 +1,4 @@
+import InternalRippleUtilities
 import Ripple
 
 /// A one-shot gate a task waits at until the test opens it; waiting ignores cancellation on purpose, to model

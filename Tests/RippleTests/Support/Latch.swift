@@ -1,3 +1,4 @@
+import InternalRippleUtilities
 import Ripple
 
 /// A one-shot latch any number of tasks wait at until it is opened; a task that comes after it opened goes

@@ -1,3 +1,4 @@
+import InternalRippleUtilities
 import Ripple
 
 /// A base that counts the calls of its iterators' `next()`, to show what an operator asks of it.

@@ -1,3 +1,4 @@
+import InternalRippleUtilities
 import Ripple
 
 /// Collects values reported from any task and lets a test wait for a given number of them.

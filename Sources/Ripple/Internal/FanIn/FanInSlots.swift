@@ -1,3 +1,5 @@
+import InternalRippleUtilities
+
 /// Resumed with `true` to ask a base for its next element, `false` to stop.
 @usableFromInline typealias _FanInProducer = UnsafeContinuation<Bool, Never>
 
@@ -81,7 +83,7 @@ struct _FanInSlots<Value> {
     /// The element, until it is used.
     @usableFromInline var pending: Value?
     /// The rest of a batch, after `pending`: each becomes `pending` in turn once the one before is used.
-    @usableFromInline var rest = _Deque<Value>()
+    @usableFromInline var rest = _Queue<Value>()
     /// The producer, once it suspended on `pending` and `rest`.
     @usableFromInline var producer: _FanInProducer?
     /// `pending` and `rest` were used before their producer suspended: the producer goes on at once.
@@ -115,10 +117,10 @@ struct _FanInSlots<Value> {
   /// Keeps `value` and then `rest` (emptied; it gets the slot's spare storage) of base `index` until all of it is
   /// used; its producer suspends meanwhile.
   @inlinable
-  mutating func hold(_ value: Value, then rest: inout _Deque<Value>, at index: Int) {
+  mutating func hold(_ value: Value, then rest: inout _Queue<Value>, at index: Int) {
     hold(value, at: index)
     guard !rest.isEmpty else { return }
-    // O(1): the deques trade storage, so neither allocates once both have grown.
+    // O(1): the queues trade storage, so neither allocates once both have grown.
     swap(&slots[index].rest, &rest)
   }
 

@@ -1,3 +1,5 @@
+import InternalRippleUtilities
+
 /// The state of one iteration of a fan-in operator over any number of bases; its ``_FanInPolicy`` decides when an
 /// output is ready and what it holds.
 ///
@@ -88,7 +90,7 @@ struct _FanInStateMachine<Policy: _FanInPolicy, Failure: Error>: ~Copyable {
   /// Base `index` produced `value`, and then `rest`: what its iterator already held (a channel's),
   /// emptied by the call. Each element is taken as if it came alone, in order.
   @inlinable
-  mutating func elementsProduced(_ value: Value, then rest: inout _Deque<Value>, at index: Int) -> Action {
+  mutating func elementsProduced(_ value: Value, then rest: inout _Queue<Value>, at index: Int) -> Action {
     guard case .running(let consumer) = state else { return .stopProducer }
     var value = value
     while policy.absorbs(value, at: index, slots: slots) {

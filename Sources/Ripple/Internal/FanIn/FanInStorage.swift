@@ -1,3 +1,5 @@
+import InternalRippleUtilities
+
 /// One iteration of a fan-in operator: its ``_FanInStateMachine`` in a lock, the consumer's side and the
 /// producers' side, and the task that consumes the bases (one child task per base), started once the first `next()`
 /// waits.
@@ -71,7 +73,7 @@ final class _FanInStorage<Policy: _FanInPolicy, Failure: Error>: _IterationStora
       var channel = unsafeBitCast(consume iterator, to: ChannelIterator.self)
       return try await produceBatches(of: &channel, at: index, as: wrap)
     }
-    var none = _Deque<Value>()
+    var none = _Queue<Value>()
     while let element = try await iterator.next(isolation: nil) {
       guard await handOver(wrap(element), then: &none, at: index) else { return false }
     }
@@ -84,7 +86,7 @@ final class _FanInStorage<Policy: _FanInPolicy, Failure: Error>: _IterationStora
   func produceBatches<Element>(
     of iterator: inout _MPSCChannelElements<Element, Failure>.Iterator, at index: Int, as wrap: (Element) -> Value
   ) async throws(Failure) -> Bool {
-    var batch = _Deque<Value>()
+    var batch = _Queue<Value>()
     while let element = try await iterator.next(isolation: nil) {
       iterator.takeBuffered(upTo: Self.batchLimit - 1) { batch.append(wrap($0)) }
       guard await handOver(wrap(element), then: &batch, at: index) else { return false }
@@ -99,7 +101,7 @@ final class _FanInStorage<Policy: _FanInPolicy, Failure: Error>: _IterationStora
   /// Hands `value` and then `rest` (emptied) over as base `index`'s, waiting until they are used when the
   /// consumer cannot use them at once; `false` when the iteration ended.
   @inlinable
-  func handOver(_ value: Value, then rest: inout _Deque<Value>, at index: Int) async -> Bool {
+  func handOver(_ value: Value, then rest: inout _Queue<Value>, at index: Int) async -> Bool {
     let action = machine.withLock { $0.elementsProduced(value, then: &rest, at: index) }
     switch action {
     case .suspendProducer, .resumeConsumerThenSuspendProducer:

@@ -1,3 +1,5 @@
+import InternalRippleUtilities
+
 /// What a latest-wins operator does with one element of its base: `mapLatest` computes one result, `flatMapLatest`
 /// iterates an inner sequence. ``_LatestStorage`` runs it in a task of its own per element, which a newer element
 /// cancels, and owns everything else — the base, the consumer, generations, backpressure, the ends.

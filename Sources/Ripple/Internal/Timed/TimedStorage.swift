@@ -1,3 +1,5 @@
+import InternalRippleUtilities
+
 /// One iteration of a timer-driven operator: its ``_TimedStateMachine`` in a lock, and the two tasks it starts once
 /// the first `next()` waits — one consuming the base, one sleeping on the clock.
 @usableFromInline

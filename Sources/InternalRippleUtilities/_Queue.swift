@@ -4,7 +4,7 @@
 /// An `Array` with `removeFirst()` would move every element on each removal; this moves none, and keeps its storage
 /// once grown, so a queue that is filled and drained over and over allocates only while it grows.
 @usableFromInline
-package struct _Deque<Element> {
+package struct _Queue<Element> {
   /// The ring; `nil` slots are free. Its count is the capacity.
   @usableFromInline var slots: [Element?]
   /// The index in `slots` of the first element.
@@ -60,7 +60,7 @@ package struct _Deque<Element> {
   }
 }
 
-extension _Deque {
+extension _Queue {
   /// Removes and returns the first element that matches, keeping the others in order; O(count). The channels use
   /// it only when a waiting party is cancelled, off the steady path.
   package mutating func removeFirst(where matches: (Element) -> Bool) -> Element? {
@@ -77,4 +77,4 @@ extension _Deque {
   }
 }
 
-extension _Deque: Sendable where Element: Sendable {}
+extension _Queue: Sendable where Element: Sendable {}
