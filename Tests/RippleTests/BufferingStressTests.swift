@@ -141,7 +141,7 @@ private func isStrictlyIncreasing(_ elements: [Int]) -> Bool {
 
 // MARK: - share
 
-@Suite("share under stress", .timeLimit(.minutes(1)))
+@Suite("share under stress", .timeLimit(.minutes(3)))
 struct BufferingStressShareTests {
   /// Every iterator made before the first element gets every element in order, then `nil`, then `nil` again;
   /// an iterator whose consumer cancels itself gets `nil` from its very next `next()`, and the others go on;
@@ -556,7 +556,7 @@ private final class Counts: Sendable {
 
 // MARK: - channels
 
-@Suite("channel under stress", .timeLimit(.minutes(1)))
+@Suite("channel under stress", .timeLimit(.minutes(3)))
 struct BufferingStressChannelTests {
   /// Several senders and consumers; some sends and next() calls are cancelled at random, from inside or outside.
   /// Every element is delivered at most once, each sender's in order; every element of a sender that was never
@@ -718,7 +718,7 @@ struct BufferingStressChannelTests {
 
 // MARK: - buffer
 
-@Suite("buffer under stress", .timeLimit(.minutes(1)))
+@Suite("buffer under stress", .timeLimit(.minutes(3)))
 struct BufferingStressBufferTests {
   /// Lossless policies: every element in order, then nil (or the error once, then nil); a consumer that cancels
   /// itself gets nil from its very next next(); one cancelled from outside gets a prefix; the base's task is
@@ -822,7 +822,7 @@ struct BufferingStressBufferTests {
 
 // MARK: - doc checks
 
-@Suite("documented edges", .timeLimit(.minutes(1)))
+@Suite("documented edges", .timeLimit(.minutes(3)))
 struct BufferingStressDocTests {
   /// Share.md: a consumer cancelled while busy outside `next()` leaves at its next `next()`; until then its full
   /// buffer holds a bounded upstream back, and then the others go on.

@@ -379,7 +379,7 @@ struct ChannelTests {
     let events = Events<String>()
     @Sendable func print(_ value: Any) { events.record("\(value)") }
 
-    // Sources/Ripple/Channel/AsyncChannel.swift, verbatim
+    // Sources/Ripple/Buffering/Channel/AsyncChannel.swift, verbatim
     let channel = AsyncChannel<String>()
     Task {
       for line in ["a", "b", "c"] { await channel.send(line) }  // each waits for the loop below
@@ -396,7 +396,7 @@ struct ChannelTests {
     let events = Events<String>()
     @Sendable func print(_ value: Any) { events.record("\(value)") }
 
-    // Sources/Ripple/Channel/AsyncThrowingChannel.swift, verbatim
+    // Sources/Ripple/Buffering/Channel/AsyncThrowingChannel.swift, verbatim
     let responses = AsyncThrowingChannel<Int, any Error>()
     Task {
       await responses.send(200)

@@ -43,12 +43,12 @@ struct DocExampleTests {
 
   @Test("the collection initialisers' doc comments print what they say")
   func collectionInitialisers() async {
-    // Sources/Ripple/Collections/RangeReplaceableCollection+AsyncSequence.swift
+    // Sources/Ripple/Transformations/Collections/RangeReplaceableCollection+AsyncSequence.swift
     let evens = await Array([1, 2, 3, 4].async.filter { $0.isMultiple(of: 2) })
     print(evens)
     // Prints [2, 4].
 
-    // Sources/Ripple/Collections/Dictionary+AsyncSequence.swift
+    // Sources/Ripple/Transformations/Collections/Dictionary+AsyncSequence.swift
     let names = await Dictionary(uniqueKeysWithValues: zip([1, 2].async, ["one", "two"].async))
     print(names[2] ?? "none")
     // Prints two.
@@ -62,7 +62,7 @@ struct DocExampleTests {
     print(byInitial["a"] ?? [])
     // Prints ["apple", "avocado"].
 
-    // Sources/Ripple/Collections/SetAlgebra+AsyncSequence.swift
+    // Sources/Ripple/Transformations/Collections/SetAlgebra+AsyncSequence.swift
     let tags = await Set(["swift", "async", "swift"].async)
     print(tags.sorted())
     // Prints ["async", "swift"].
@@ -106,7 +106,7 @@ struct DocExampleTests {
 extension DocExampleTests {
   @Test("MultiProducerSingleConsumerAsyncChannel's doc comment: prints 1, 2, 3")
   func mpscChannelDocComment() async throws {
-    // Sources/Ripple/MPSCChannel/MultiProducerSingleConsumerAsyncChannel.swift
+    // Sources/Ripple/Buffering/MPSCChannel/MultiProducerSingleConsumerAsyncChannel.swift
     var channelAndSource = MultiProducerSingleConsumerAsyncChannel.makeChannel(
       of: Int.self, backpressureStrategy: .watermark(low: 64, high: 256))
     var channel = channelAndSource.takeChannel()
@@ -120,7 +120,7 @@ extension DocExampleTests {
 
   @Test("MultiProducerSingleConsumerAsyncChannel.Source's doc comment: prints 1, 2")
   func mpscChannelSourceDocComment() async throws {
-    // Sources/Ripple/MPSCChannel/MultiProducerSingleConsumerAsyncChannel+Source.swift
+    // Sources/Ripple/Buffering/MPSCChannel/MultiProducerSingleConsumerAsyncChannel+Source.swift
     var channelAndSource = MultiProducerSingleConsumerAsyncChannel.makeChannel(
       of: Int.self, backpressureStrategy: .watermark(low: 64, high: 256))
     var channel = channelAndSource.takeChannel()

@@ -10,7 +10,7 @@ struct TransformationDocExampleTests {
 
   @Test("AsyncAdjacentPairsSequence: prints 2, -1, 4")
   func adjacentPairs() async {
-    // Sources/Ripple/AdjacentPairs/AsyncAdjacentPairsSequence.swift
+    // Sources/Ripple/Transformations/AdjacentPairs/AsyncAdjacentPairsSequence.swift
     for await (before, after) in [3, 5, 4, 8].async.adjacentPairs() {
       print(after - before)
     }
@@ -20,7 +20,7 @@ struct TransformationDocExampleTests {
 
   @Test("AsyncExclusiveReductionsSequence: purchases priced 3, 1, 4 print 3, 4, 8")
   func exclusiveReductions() async {
-    // Sources/Ripple/Reductions/AsyncExclusiveReductionsSequence.swift
+    // Sources/Ripple/Transformations/Reductions/AsyncExclusiveReductionsSequence.swift
     let purchases = [3, 1, 4].map(Purchase.init).async
     for await total in purchases.reductions(0, { total, purchase in total + purchase.price }) {
       print(total)
@@ -31,7 +31,7 @@ struct TransformationDocExampleTests {
 
   @Test("reductions(into:_:): queries a b c d give [a], [a, b], [a, b, c], [b, c, d]")
   func reductionsInto() async {
-    // Sources/Ripple/Reductions/AsyncExclusiveReductionsSequence.swift
+    // Sources/Ripple/Transformations/Reductions/AsyncExclusiveReductionsSequence.swift
     let queries = ["a", "b", "c", "d"].async
     let recent = queries.reductions(into: [String]()) { recent, query in
       recent.append(query)
@@ -44,7 +44,7 @@ struct TransformationDocExampleTests {
 
   @Test("AsyncInclusiveReductionsSequence: prints 3, 3, 4, 4, 5")
   func inclusiveReductions() async {
-    // Sources/Ripple/Reductions/AsyncInclusiveReductionsSequence.swift
+    // Sources/Ripple/Transformations/Reductions/AsyncInclusiveReductionsSequence.swift
     for await highest in [3, 1, 4, 1, 5].async.reductions(max) {
       print(highest)
     }
@@ -54,7 +54,7 @@ struct TransformationDocExampleTests {
 
   @Test("AsyncThrowingExclusiveReductionsSequence: payments of 5, -3, -4 give 5, 2, then Overdrawn")
   func throwingExclusiveReductions() async {
-    // Sources/Ripple/Reductions/AsyncThrowingExclusiveReductionsSequence.swift
+    // Sources/Ripple/Transformations/Reductions/AsyncThrowingExclusiveReductionsSequence.swift
     let payments = [5, -3, -4].map(Payment.init).async
     let balances = payments.reductions(0) { balance, payment in
       guard balance + payment.amount >= 0 else { throw Overdrawn() }
@@ -69,7 +69,7 @@ struct TransformationDocExampleTests {
 
   @Test("AsyncThrowingInclusiveReductionsSequence: amounts of 1, 2, Int.max give 1, 3, then Overflow")
   func throwingInclusiveReductions() async {
-    // Sources/Ripple/Reductions/AsyncThrowingInclusiveReductionsSequence.swift
+    // Sources/Ripple/Transformations/Reductions/AsyncThrowingInclusiveReductionsSequence.swift
     let amounts = [1, 2, Int.max].async
     let totals = amounts.reductions { total, amount in
       let (sum, overflow) = total.addingReportingOverflow(amount)
@@ -85,7 +85,7 @@ struct TransformationDocExampleTests {
 
   @Test("AsyncThrowingInterspersedSequence: entries a, b and a failing renderer print a, then throw")
   func throwingInterspersed() async {
-    // Sources/Ripple/Interspersed/AsyncThrowingInterspersedSequence.swift
+    // Sources/Ripple/Transformations/Interspersed/AsyncThrowingInterspersedSequence.swift
     let entries = ["a", "b"].async
     let renderer = FailingRenderer()
     await #expect(throws: Overflow.self) {
@@ -99,7 +99,7 @@ struct TransformationDocExampleTests {
 
   @Test("AsyncInterspersedSequence: prints one, two, three")
   func interspersed() async {
-    // Sources/Ripple/Interspersed/AsyncInterspersedSequence.swift
+    // Sources/Ripple/Transformations/Interspersed/AsyncInterspersedSequence.swift
     for await word in ["one", "two", "three"].async.interspersed(with: ", ") {
       print(word, terminator: "")
     }
