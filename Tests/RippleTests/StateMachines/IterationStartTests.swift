@@ -21,7 +21,7 @@ struct IterationStartTests {
     let end = zero.advanced(by: .seconds(10))
     let first = await withUnsafeContinuation { (consumer: Throttle.Consumer) in
       var machine = Throttle(_ThrottlePolicy(reduce: { $1 }), name: "throttle")
-      guard case .startTasks = machine.nextRequested(consumer, end: { end }) else {
+      guard case .start = machine.nextRequested(consumer, end: { end }) else {
         Issue.record("the first next() did not start the tasks")
         return consumer.resume(returning: .success(nil))
       }
@@ -68,7 +68,7 @@ struct IterationStartTests {
         Issue.record("the first next() found something ready before any base ran")
         return consumer.resume(returning: .success(nil))
       }
-      guard case .startTask = machine.nextRequested(consumer) else {
+      guard case .start = machine.nextRequested(consumer) else {
         Issue.record("the first next() did not start the task")
         return consumer.resume(returning: .success(nil))
       }

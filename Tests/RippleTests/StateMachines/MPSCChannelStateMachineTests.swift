@@ -196,7 +196,7 @@ struct MPSCChannelStateMachineTests {
     var h = Harness(low: 2, high: 4)
     #expect(h.requestBatch() == "suspend consumer")
     await withUnsafeContinuation { (consumer: UnsafeContinuation<Void, Never>) in
-      #expect(h.run(h.machine.consumerWaits(consumer, cancelled: false)) == "none")
+      #expect(h.run(h.machine.nextRequested(consumer, cancelled: false)) == "none")
       #expect(h.machine.consumer != nil)
       #expect(h.send(contentsOf: []) == "more")
       #expect(h.log.take() == [])
@@ -357,7 +357,7 @@ struct MPSCChannelStateMachineTests {
     var waiting = Harness(low: 1, high: 2)
     #expect(waiting.requestBatch() == "suspend consumer")
     await withUnsafeContinuation { (consumer: UnsafeContinuation<Void, Never>) in
-      #expect(waiting.run(waiting.machine.consumerWaits(consumer, cancelled: false)) == "none")
+      #expect(waiting.run(waiting.machine.nextRequested(consumer, cancelled: false)) == "none")
       #expect(waiting.run(waiting.machine.finished(nil)) == "finish")
     }
     #expect(waiting.log.take() == ["consumer woken"])
@@ -391,18 +391,18 @@ struct MPSCChannelStateMachineTests {
   }
 
   @Test("the consumer registering to wait re-checks: a send or an end in between resumes it at once")
-  func consumerWaitsRechecks() async {
+  func nextRequestedRechecks() async {
     var h = Harness(low: 2, high: 8)
     #expect(h.requestBatch() == "suspend consumer")
     _ = h.send(1)
     await withUnsafeContinuation { (consumer: UnsafeContinuation<Void, Never>) in
-      #expect(h.run(h.machine.consumerWaits(consumer, cancelled: false)) == "resume consumer")
+      #expect(h.run(h.machine.nextRequested(consumer, cancelled: false)) == "resume consumer")
     }
     #expect(h.requestBatch() == "serve 1")
     h.consume(1)
     _ = h.run(h.machine.finished(nil))
     await withUnsafeContinuation { (consumer: UnsafeContinuation<Void, Never>) in
-      #expect(h.run(h.machine.consumerWaits(consumer, cancelled: false)) == "resume consumer")
+      #expect(h.run(h.machine.nextRequested(consumer, cancelled: false)) == "resume consumer")
     }
     #expect(h.log.take() == ["consumer woken", "consumer woken"])
   }
@@ -413,7 +413,7 @@ struct MPSCChannelStateMachineTests {
     h.machine.setOnTermination(source: 1, h.onTermination("a")).assertNone()
     #expect(h.requestBatch() == "suspend consumer")
     await withUnsafeContinuation { (consumer: UnsafeContinuation<Void, Never>) in
-      #expect(h.run(h.machine.consumerWaits(consumer, cancelled: true)) == "terminate, dropping 0")
+      #expect(h.run(h.machine.nextRequested(consumer, cancelled: true)) == "terminate, dropping 0")
     }
     #expect(h.log.take() == ["consumer woken", "terminated a"])
     #expect(h.run(h.machine.consumerCancelled()) == "none")
@@ -421,7 +421,7 @@ struct MPSCChannelStateMachineTests {
     var waiting = Harness(low: 1, high: 1)
     #expect(waiting.requestBatch() == "suspend consumer")
     await withUnsafeContinuation { (consumer: UnsafeContinuation<Void, Never>) in
-      #expect(waiting.run(waiting.machine.consumerWaits(consumer, cancelled: false)) == "none")
+      #expect(waiting.run(waiting.machine.nextRequested(consumer, cancelled: false)) == "none")
       #expect(waiting.run(waiting.machine.consumerCancelled()) == "terminate, dropping 0")
     }
     #expect(waiting.log.take() == ["consumer woken"])

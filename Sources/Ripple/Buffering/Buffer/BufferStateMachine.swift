@@ -2,9 +2,10 @@ import InternalRippleUtilities
 
 /// The state of one `buffer(policy:)` iteration: the elements waiting, the base task, and the consumer.
 ///
-/// Two parties report events: the task that iterates the base (`baseStarted`, `elementProduced`,
-/// `producerWaits`, `baseFinished`, `baseFailed`) and the consumer (`nextRequested`, `consumerWaits`,
-/// `cancelled`). Methods return what to do once the lock is released.
+/// Two parties report events: the consumer (`nextReady`, `nextRequested`, `cancelled`) and the task that iterates
+/// the base (`started`, `elementProduced`, `producerSuspending`, `baseFinished`, `baseFailed`). Consumer events and
+/// ends return the ``Action`` the storage runs once the lock is released; the base task acts itself on the
+/// ``ProduceAction`` of each element.
 ///
 /// Invariants: a waiting consumer means an empty buffer; a waiting producer (only under `.bounded`) means a full
 /// one; `baseEnd` is set only once the base task is done, and is reported after the buffered elements.
@@ -43,39 +44,45 @@ struct _BufferStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
     self.policy = policy
   }
 
-  /// The side effect of an event, run by the storage once the lock is released.
+  /// The side effect of a consumer event or an end, run by the storage once the lock is released.
   @usableFromInline enum Action {
     case none
     /// The consumer's first `next()` waits: start the task that iterates the base.
-    case startBase
-    /// The consumer found nothing to take and must wait (``consumerWaits(_:)``).
-    case wait
+    case start
     /// The calling consumer returns `result` at once, resuming the producer when it waits for the room just made.
     case returnResult(Result<Element?, Failure>, resuming: Producer?)
     /// Hand `result` to the waiting consumer, and resume the producer when it waits for the room just made.
     case resumeConsumer(Consumer, Result<Element?, Failure>, resuming: Producer? = nil)
-    case resumeProducer(Producer, goOn: Bool)
-    /// The buffer is full (`.bounded`): the base task waits for room (``producerWaits(_:)``) before pulling.
-    case waitForRoom
-    /// Iteration is over: the base task stops.
-    case stopProducing
     /// A task was started after iteration ended: cancel it.
     case cancelTask(Task<Void, Never>)
     /// Iteration ends early: cancel the base task, stop a waiting producer, give a waiting consumer `nil`.
     case end(Consumer?, Producer?, Task<Void, Never>?)
   }
 
-  /// The consumer calls `next()`: it takes the oldest element or the end if there is one, or must wait.
+  /// What the base task does after an element (``elementProduced(_:)``).
+  @usableFromInline enum ProduceAction {
+    /// Ask the base for the next element.
+    case produceMore
+    /// Hand the element to the waiting consumer, then ask the base for the next.
+    case resumeConsumer(Consumer, Result<Element?, Failure>)
+    /// The buffer is full (`.bounded`): wait for room (``producerSuspending(_:)``) before asking again.
+    case suspend
+    /// Iteration is over: stop.
+    case stop
+  }
+
+  /// The consumer calls `next()`: `.returnResult` with the oldest element or the end if there is one, else `.none`
+  /// (it must wait: ``nextRequested(_:)``).
   @inlinable
-  mutating func nextRequested() -> Action {
+  mutating func nextReady() -> Action {
     guard case .running = state else {
-      return state == .initial ? .wait : .returnResult(.success(nil), resuming: nil)
+      return state == .initial ? .none : .returnResult(.success(nil), resuming: nil)
     }
     precondition(consumer == nil, "buffer: next() called concurrently")
     if let element = buffer.popFirst() {
       return .returnResult(.success(element), resuming: roomMade())
     }
-    guard let end = baseEnd else { return .wait }
+    guard let end = baseEnd else { return .none }
     state = .finished
     switch end {
     case .finished: return .returnResult(.success(nil), resuming: nil)
@@ -85,25 +92,21 @@ struct _BufferStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
 
   /// The consumer waits, registered as `consumer`; the first one starts the base.
   @inlinable
-  mutating func consumerWaits(_ consumer: Consumer) -> Action {
+  mutating func nextRequested(_ consumer: Consumer) -> Action {
     switch state {
     case .initial:
       // The base starts once the consumer waits, so that its first element goes straight to it.
       state = .running
       self.consumer = consumer
-      return .startBase
+      return .start
     case .finished:
       return .resumeConsumer(consumer, .success(nil))
     case .running:
-      switch nextRequested() {
-      case .wait:
+      guard case .returnResult(let result, let producer) = nextReady() else {
         self.consumer = consumer
         return .none
-      case .returnResult(let result, let producer):
-        return .resumeConsumer(consumer, result, resuming: producer)
-      case let action:
-        preconditionFailure("buffer: nextRequested gave \(action)")
       }
+      return .resumeConsumer(consumer, result, resuming: producer)
     }
   }
 
@@ -117,7 +120,7 @@ struct _BufferStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
 
   /// The base task was created; it is cancelled with iteration.
   @inlinable
-  mutating func baseStarted(_ task: Task<Void, Never>) -> Action {
+  mutating func started(_ task: Task<Void, Never>) -> Action {
     // Ended before it was recorded; cancelling a task that already returned is harmless.
     guard case .running = state, baseEnd == nil else { return .cancelTask(task) }
     baseTask = task
@@ -126,8 +129,8 @@ struct _BufferStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
 
   /// The base produced `element`: it goes to the waiting consumer, or into the buffer as the policy says.
   @inlinable
-  mutating func elementProduced(_ element: Element) -> Action {
-    guard case .running = state else { return .stopProducing }
+  mutating func elementProduced(_ element: Element) -> ProduceAction {
+    guard case .running = state else { return .stop }
     if let consumer {
       self.consumer = nil
       return .resumeConsumer(consumer, .success(element))
@@ -135,7 +138,7 @@ struct _BufferStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
     switch policy {
     case .bounded(let limit):
       buffer.append(element)
-      return buffer.count >= limit ? .waitForRoom : .none
+      return buffer.count >= limit ? .suspend : .produceMore
     case .unbounded:
       buffer.append(element)
     case .bufferingLatest(let limit):
@@ -144,18 +147,17 @@ struct _BufferStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
     case .bufferingOldest(let limit):
       if buffer.count < limit { buffer.append(element) }
     }
-    return .none
+    return .produceMore
   }
 
-  /// The base task, having filled the buffer, waits for room, registered as `producer`.
+  /// The base task, having filled the buffer, is about to wait for room as `producer`: `nil` means it waits;
+  /// otherwise resume it at once, to go on (`true`) or to stop (`false`).
   @inlinable
-  mutating func producerWaits(_ producer: Producer) -> Action {
-    guard case .running = state else { return .resumeProducer(producer, goOn: false) }
-    guard case .bounded(let limit) = policy, buffer.count >= limit else {
-      return .resumeProducer(producer, goOn: true)
-    }
+  mutating func producerSuspending(_ producer: Producer) -> Bool? {
+    guard case .running = state else { return false }
+    guard case .bounded(let limit) = policy, buffer.count >= limit else { return true }
     self.producer = producer
-    return .none
+    return nil
   }
 
   /// The base finished: the consumer gets `nil` after the buffered elements.

@@ -14,23 +14,27 @@ final class _BufferStorage<Base: AsyncSequence & Sendable>: _IterationStorage wh
     machine = _Mutex(Machine(policy: policy))
   }
 
-  /// Starts the one task that iterates the base for this iteration.
+  /// Starts the one task that iterates the base for this iteration; the first consumer already waits.
   @inlinable
-  func startBase() {
+  func start() {
     let task = _startOperatorTask { [self] in
       var iterator = base.makeAsyncIterator()
       do throws(Base.Failure) {
         while let element = try await iterator.next(isolation: nil) {
           switch machine.withLock({ $0.elementProduced(element) }) {
-          case .waitForRoom:
+          case .produceMore:
+            break
+          case .resumeConsumer(let consumer, let result):
+            consumer.resume(returning: result)
+          case .suspend:
             let goOn = await withUnsafeContinuation { (producer: Machine.Producer) in
-              perform(machine.withLock { $0.producerWaits(producer) })
+              if let goOn = machine.withLock({ $0.producerSuspending(producer) }) {
+                producer.resume(returning: goOn)
+              }
             }
             guard goOn else { return }
-          case .stopProducing:
+          case .stop:
             return
-          case let action:
-            perform(action)
           }
         }
         perform(machine.withLock { $0.baseFinished() })
@@ -38,19 +42,19 @@ final class _BufferStorage<Base: AsyncSequence & Sendable>: _IterationStorage wh
         perform(machine.withLock { $0.baseFailed(error) })
       }
     }
-    perform(machine.withLock { $0.baseStarted(task) })
+    perform(machine.withLock { $0.started(task) })
   }
 
   @inlinable
   func next(isolation actor: isolated (any Actor)?) async throws(Base.Failure) -> Base.Element? {
     // The steady path: an element waits, so take it without a continuation. A cancelled consumer goes the slow
     // way, whose cancellation handler ends the iteration.
-    if !Task.isCancelled, case .returnResult(let result, let producer) = machine.withLock({ $0.nextRequested() }) {
+    if !Task.isCancelled, case .returnResult(let result, let producer) = machine.withLock({ $0.nextReady() }) {
       producer?.resume(returning: true)
       return try result.get()
     }
     return try await waitForNext(isolation: actor) { consumer in
-      perform(machine.withLock { $0.consumerWaits(consumer) })
+      perform(machine.withLock { $0.nextRequested(consumer) })
     }
   }
 
@@ -63,15 +67,15 @@ final class _BufferStorage<Base: AsyncSequence & Sendable>: _IterationStorage wh
   @inlinable
   func perform(_ action: Machine.Action) {
     switch action {
-    case .none, .wait, .returnResult, .waitForRoom, .stopProducing:
+    case .none:
       break
-    case .startBase:
-      startBase()
+    case .start:
+      start()
+    case .returnResult(_, let producer):
+      producer?.resume(returning: true)
     case .resumeConsumer(let consumer, let result, let producer):
       producer?.resume(returning: true)
       consumer.resume(returning: result)
-    case .resumeProducer(let producer, let goOn):
-      producer.resume(returning: goOn)
     case .cancelTask(let task):
       task.cancel()
     case .end(let consumer, let producer, let task):

@@ -3,7 +3,7 @@ import InternalRippleUtilities
 /// The state of one channel: the senders waiting for a consumer, the consumers waiting for a sender, and whether
 /// the channel has ended.
 ///
-/// Senders report `sendRequested`, `senderWaits`, `senderCancelled`; consumers `nextRequested`, `consumerWaits`,
+/// Senders report `sendRequested`, `senderWaits`, `senderCancelled`; consumers `nextReady`, `nextRequested`,
 /// `consumerCancelled`; anyone `finished` and `failed`. A waiting party first asks (`…Requested`), which either
 /// completes at once or hands out an id, then registers its continuation under that id (`…Waits`), re-checking
 /// everything, since the lock was released in between. Methods return what to do once the lock is released.
@@ -114,7 +114,7 @@ struct _ChannelStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
 
   /// A `next()` starts: it takes the element of the first waiting sender, ends, or waits.
   @inlinable
-  mutating func nextRequested() -> Action {
+  mutating func nextReady() -> Action {
     switch state {
     case .open:
       if let sender = senders.popFirst() {
@@ -131,7 +131,7 @@ struct _ChannelStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
 
   /// The consumer `id` registers its continuation; `cancelled` as in ``senderWaits(id:_:_:cancelled:)``.
   @inlinable
-  mutating func consumerWaits(id: UInt64, _ consumer: Consumer, cancelled: Bool) -> Action {
+  mutating func nextRequested(id: UInt64, _ consumer: Consumer, cancelled: Bool) -> Action {
     if cancelled { return .resumeConsumer(consumer, .success(nil)) }
     switch state {
     case .open:

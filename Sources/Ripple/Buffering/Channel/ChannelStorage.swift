@@ -39,7 +39,7 @@ final class _ChannelStorage<Element: Sendable, Failure: Error>: Sendable {
     // A cancelled consumer takes nothing: an element it took could not be handed back.
     guard !Task.isCancelled else { return nil }
     let id: UInt64
-    switch machine.withLock({ $0.nextRequested() }) {
+    switch machine.withLock({ $0.nextReady() }) {
     case .take(let element, let producer):
       producer.resume()
       return element
@@ -48,11 +48,11 @@ final class _ChannelStorage<Element: Sendable, Failure: Error>: Sendable {
     case .suspend(let assigned):
       id = assigned
     case let action:
-      preconditionFailure("channel: nextRequested gave \(action)")
+      preconditionFailure("channel: nextReady gave \(action)")
     }
     let result = await withTaskCancellationHandler {
       await withUnsafeContinuation(isolation: actor) { (consumer: Machine.Consumer) in
-        perform(machine.withLock { $0.consumerWaits(id: id, consumer, cancelled: Task.isCancelled) })
+        perform(machine.withLock { $0.nextRequested(id: id, consumer, cancelled: Task.isCancelled) })
       }
     } onCancel: {
       consumerCancelled(id: id)

@@ -5,7 +5,7 @@ import InternalRippleUtilities
 /// and whether the channel has ended.
 ///
 /// Sources report `sourceInitialized`, `sourceDeinitialized`, `sent`, `producerWaits`, `producerCancelled`,
-/// `finished`; the consumer `batchRequested`, `resumePointReached`, `consumerWaits`, `consumerCancelled`,
+/// `finished`; the consumer `batchRequested`, `resumePointReached`, `nextRequested`, `consumerCancelled`,
 /// `consumerTerminated`. Methods return what to do once the lock is released.
 ///
 /// The consumer takes the whole `buffer` at once (``batchRequested(into:returned:cancelled:)`` swaps it with its
@@ -355,7 +355,7 @@ struct _MPSCChannelStateMachine<Element, Failure: Error>: ~Copyable {
 
   /// The consumer registers to wait, re-checking everything since the lock was released in between.
   @inlinable
-  mutating func consumerWaits(_ waiting: Consumer, cancelled: Bool) -> Action {
+  mutating func nextRequested(_ waiting: Consumer, cancelled: Bool) -> Action {
     if cancelled { return consumerTerminated(resuming: waiting) }
     guard case .channeling = state, buffer.isEmpty else { return .resumeConsumer(waiting) }
     consumer = waiting

@@ -199,7 +199,7 @@ final class _MPSCChannelStorage<Element, Failure: Error>: @unchecked Sendable {
         for producer in producers { producer.resume(failing: nil) }
         await withTaskCancellationHandler {
           await withUnsafeContinuation(isolation: actor) { (consumer: Machine.Consumer) in
-            perform(machine.withLock { $0.consumerWaits(consumer, cancelled: Task.isCancelled) })
+            perform(machine.withLock { $0.nextRequested(consumer, cancelled: Task.isCancelled) })
           }
         } onCancel: {
           perform(machine.withLock { $0.consumerCancelled() })

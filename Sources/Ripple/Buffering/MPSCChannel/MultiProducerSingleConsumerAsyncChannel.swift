@@ -191,7 +191,7 @@ struct _MPSCChannelElements<Element, Failure: Error>: AsyncSequence, Sendable {
   }
 }
 
-extension _MPSCChannelElements.Iterator {
+extension _MPSCChannelElements.Iterator: _FanInBatchingIterator {
   /// Passes up to `limit` of the elements the consumer already took out of the channel to `body`, without waiting:
   /// `merge`, `combineLatest` and `zip` over the channel hand them over in one step instead of one each.
   @inlinable

@@ -3,8 +3,9 @@ import InternalRippleUtilities
 /// The state of one shared iteration: the upstream task's progress and, per iterator, its buffer and its waiting
 /// consumer.
 ///
-/// Two parties report events: the upstream task that iterates the base (`upstreamStarted`, `elementProduced`,
-/// `upstreamSuspended`, `upstreamEnded`) and the iterators (`joined`, `nextRequested`, `left`). Methods return
+/// Two parties report events: the upstream task that iterates the base (`started`, `producerBegan`,
+/// `elementProduced`, `producerSuspending`, `baseEnded`) and the iterators (`joined`, `nextReady`, `nextRequested`,
+/// `cancelled`). Methods return
 /// what to do once the lock is released.
 ///
 /// Invariants: a side's consumer waits only while its buffer is empty; under `.bounded(n)` the upstream pulls only
@@ -117,7 +118,7 @@ struct _ShareStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
   @usableFromInline enum Action {
     case none
     /// The first demand: start the upstream task.
-    case startUpstream
+    case start
     /// Resume the consumer, then the suspended upstream task when present, with `true`: pull the next element.
     case resume(Delivery?, Producer?)
     /// A task was started after the iteration ended: cancel it.
@@ -128,10 +129,10 @@ struct _ShareStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
   }
 
   /// What the upstream task does after handing an element out.
-  @usableFromInline enum UpstreamAction {
+  @usableFromInline enum ProduceAction {
     /// Ask the base for the next element at once.
-    case pull
-    /// Wait for room: call `upstreamSuspended(_:)`.
+    case produceMore
+    /// Wait for room: call `producerSuspending(_:)`.
     case suspend
     /// The iteration ended meanwhile: stop.
     case stop
@@ -156,7 +157,7 @@ struct _ShareStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
   /// An iterator calls `next()` and takes a buffered element without preparing to wait; `nil` when its buffer is
   /// empty, and it must wait through `nextRequested(_:_:)`. Taking an element may let a suspended upstream pull.
   @inlinable
-  mutating func bufferedElementRequested(_ id: SideID) -> (element: Element, producer: Producer?)? {
+  mutating func nextReady(_ id: SideID) -> (element: Element, producer: Producer?)? {
     guard sides[id.index]?.token == id.token, let element = sides[id.index]!.buffer.popFirst() else { return nil }
     return (element, resumeIfRoom())
   }
@@ -176,7 +177,7 @@ struct _ShareStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
     case .initial:
       sides[id.index]!.consumer = consumer
       state = .pulling
-      return .startUpstream
+      return .start
     case .pulling:
       sides[id.index]!.consumer = consumer
       return .none
@@ -193,7 +194,7 @@ struct _ShareStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
   /// An iterator's consuming task was cancelled, or the iterator went away; it gets no more elements. The last
   /// iterator leaving a running iteration ends it and cancels the upstream.
   @inlinable
-  mutating func left(_ id: SideID) -> Action {
+  mutating func cancelled(_ id: SideID) -> Action {
     guard sides[id.index]?.token == id.token else { return .none }
     let consumer = sides[id.index]!.consumer.map { Delivery($0, .success(nil)) }
     removeSide(id.index)
@@ -217,7 +218,7 @@ struct _ShareStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
 
   /// The upstream task was created; it is cancelled when the last iterator leaves.
   @inlinable
-  mutating func upstreamStarted(_ task: Task<Void, Never>) -> Action {
+  mutating func started(_ task: Task<Void, Never>) -> Action {
     if case .ended = state { return .cancelTask(task) }  // everyone left before it was recorded
     upstream = task
     return .none
@@ -225,14 +226,14 @@ struct _ShareStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
 
   /// The upstream task runs, before its first pull: it pulls at once when every side has room.
   @inlinable
-  mutating func upstreamBegan() -> UpstreamAction {
+  mutating func producerBegan() -> ProduceAction {
     guard case .pulling = state else { return .stop }
-    return hasRoom ? .pull : .suspend
+    return hasRoom ? .produceMore : .suspend
   }
 
   /// The base produced `element`: waiting consumers get it (appended to `deliveries`), busy sides buffer it.
   @inlinable
-  mutating func elementProduced(_ element: Element, deliveries: inout [Delivery]) -> UpstreamAction {
+  mutating func elementProduced(_ element: Element, deliveries: inout [Delivery]) -> ProduceAction {
     guard case .pulling = state else { return .stop }
     for index in sides.indices where sides[index] != nil {
       if let consumer = sides[index]!.consumer {
@@ -250,20 +251,20 @@ struct _ShareStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
         if sides[index]!.buffer.count < limit { sides[index]!.buffer.append(element) }
       }
     }
-    return hasRoom ? .pull : .suspend
+    return hasRoom ? .produceMore : .suspend
   }
 
-  /// The upstream task is about to wait for room; it is resumed at once when there is room already, or the
-  /// iteration ended.
+  /// The upstream task is about to wait for room as `producer`: `nil` means it waits; otherwise resume it at once,
+  /// to pull (`true`: there is room already) or to stop (`false`: the iteration ended).
   @inlinable
-  mutating func upstreamSuspended(_ producer: Producer) -> Action {
+  mutating func producerSuspending(_ producer: Producer) -> Bool? {
     switch state {
     case .ended:
-      return .stopUpstream(nil, nil, producer)
+      return false
     case .pulling:
-      if hasRoom { return .resume(nil, producer) }
+      if hasRoom { return true }
       state = .suspended(producer)
-      return .none
+      return nil
     case .initial, .suspended:
       preconditionFailure("share: the upstream suspended twice (state: \(state))")
     }
@@ -272,7 +273,7 @@ struct _ShareStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
   /// The base finished (`failure` is `nil`) or threw: waiting consumers get the end at once (appended to
   /// `deliveries`), the others after their buffers.
   @inlinable
-  mutating func upstreamEnded(_ failure: Failure?, deliveries: inout [Delivery]) {
+  mutating func baseEnded(_ failure: Failure?, deliveries: inout [Delivery]) {
     guard case .pulling = state else { return }  // the last iterator left while the base was returning
     state = .ended(failure)
     upstream = nil

@@ -17,23 +17,25 @@ final class _ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.E
 
   /// Starts the one task that iterates the base for every iterator.
   @inlinable
-  func startUpstream() {
+  func start() {
     let task = _startOperatorTask { [self] in
       var iterator = base.makeAsyncIterator()
       // Reused for every element, so handing an element to several consumers allocates nothing once it has grown.
       var deliveries: [Machine.Delivery] = []
       var failure: Base.Failure?
       do throws(Base.Failure) {
-        var action = machine.withLock { $0.upstreamBegan() }
+        var action = machine.withLock { $0.producerBegan() }
         while true {
           switch action {
-          case .pull:
+          case .produceMore:
             break
           case .stop:
             return
           case .suspend:
             let pull = await withUnsafeContinuation { (producer: Machine.Producer) in
-              perform(machine.withLock { $0.upstreamSuspended(producer) })
+              if let pull = machine.withLock({ $0.producerSuspending(producer) }) {
+                producer.resume(returning: pull)
+              }
             }
             guard pull else { return }
           }
@@ -45,10 +47,10 @@ final class _ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.E
       } catch {
         failure = error
       }
-      machine.withLock { $0.upstreamEnded(failure, deliveries: &deliveries) }
+      machine.withLock { $0.baseEnded(failure, deliveries: &deliveries) }
       for delivery in deliveries { delivery.resume() }
     }
-    perform(machine.withLock { $0.upstreamStarted(task) })
+    perform(machine.withLock { $0.started(task) })
   }
 
   /// Runs an action outside the lock.
@@ -57,8 +59,8 @@ final class _ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.E
     switch action {
     case .none:
       break
-    case .startUpstream:
-      startUpstream()
+    case .start:
+      start()
     case .resume(let delivery, let producer):
       delivery?.resume()
       producer?.resume(returning: true)
@@ -89,7 +91,7 @@ final class _ShareSide<Base: AsyncSequence & Sendable>: _IterationStorage where 
   func next(isolation: isolated (any Actor)?) async throws(Base.Failure) -> Base.Element? {
     // The steady path of a consumer slower than the base: its element is buffered, so it need not prepare to
     // wait. A cancelled consumer goes the long way, which ends its iteration.
-    if !Task.isCancelled, let (element, producer) = storage.machine.withLock({ $0.bufferedElementRequested(id) }) {
+    if !Task.isCancelled, let (element, producer) = storage.machine.withLock({ $0.nextReady(id) }) {
       producer?.resume(returning: true)
       return element
     }
@@ -100,6 +102,6 @@ final class _ShareSide<Base: AsyncSequence & Sendable>: _IterationStorage where 
 
   @inlinable
   func cancel() {
-    storage.perform(storage.machine.withLock { $0.left(id) })
+    storage.perform(storage.machine.withLock { $0.cancelled(id) })
   }
 }

@@ -1,4 +1,4 @@
-/// What a fan-in operator (`merge`, `combineLatest`) makes of its bases' elements: when an output is ready and
+/// What a fan-in operator (`merge`, `combineLatest`, `zip`, the count-or-signal chunking) makes of its bases' elements:
 /// what it holds, and whether a base's end ends the iteration.
 ///
 /// ``_FanInStateMachine`` owns everything else — the consumer, the producers and their backpressure, the bases'

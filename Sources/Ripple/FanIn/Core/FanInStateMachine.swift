@@ -3,9 +3,10 @@ import InternalRippleUtilities
 /// The state of one iteration of a fan-in operator over any number of bases; its ``_FanInPolicy`` decides when an
 /// output is ready and what it holds.
 ///
-/// Events come from the consumer (`nextReady`, `nextRequested`, `cancelled`) and from one producer per base
-/// (`elementsProduced`, `producerSuspending`, `baseFinished`, `baseFailed`); each returns the ``Action`` to run
-/// once the lock is released.
+/// Events come from the consumer (`nextReady`, `nextRequested`, `cancelled`), from the task the first `next()`
+/// starts (`started`), and from one producer per base (`elementsProduced`, `producerSuspending`, `baseFinished`,
+/// `baseFailed`). Consumer events and ends return the ``Action`` the storage runs once the lock is released; a
+/// producer's hand-over returns the ``ProduceAction`` it acts on itself.
 ///
 /// Backpressure: a producer whose element the policy cannot use at once suspends until it is used, and only then
 /// asks its base for the next one — so each base has at most one element in flight, or, from a base whose iterator
@@ -35,7 +36,9 @@ struct _FanInStateMachine<Policy: _FanInPolicy, Failure: Error>: ~Copyable {
     case finished
   }
 
-  /// The side effect of an event, run by the storage once the lock is released.
+  /// The side effect of a consumer event or an end, run by the storage once the lock is released.
+  ///
+  /// No case holds a reference but the results, so that for trivial outputs an action is trivial to copy.
   @usableFromInline
   enum Action {
     case none
@@ -43,24 +46,30 @@ struct _FanInStateMachine<Policy: _FanInPolicy, Failure: Error>: ~Copyable {
     case returnResult(Result<Output?, Failure>, _FanInWake)
     /// Hand the result to the waiting consumer, and wake the producers.
     case resumeConsumer(Consumer, Result<Output?, Failure>, _FanInWake)
-    /// The producer suspends until its element is used (see ``producerSuspending(at:_:)``).
-    case suspendProducer
-    /// Hand the result to the waiting consumer and wake the producers; then the producer suspends until the rest
-    /// of its batch is used.
-    case resumeConsumerThenSuspendProducer(Consumer, Result<Output?, Failure>, _FanInWake)
-    /// Resume a producer that was about to suspend: `true` to go on, `false` to stop.
-    case resumeProducer(_FanInProducer, Bool)
-    /// Iteration is over: the producer stops.
-    case stopProducer
-    /// The consumer's first `next()` waits: start the task consuming the bases (``takeRun()``, ``taskStarted(_:)``).
-    case startTask
+    /// The consumer's first `next()` waits: start the task consuming the bases (``takeRun()``, ``started(_:)``).
+    case start
     /// The task consuming the bases started after the iteration ended: cancel it (``takeTask()``).
     case cancelTask
     /// Iteration ends: cancel the task when told to (which cancels the remaining bases), stop the suspended
     /// producers, and resume the consumer when present with the result.
-    ///
-    /// No case holds a reference but the results, so that for trivial outputs an action is trivial to copy.
     case end(Consumer?, Result<Output?, Failure>, stopping: _FanInWake, cancelTask: Bool)
+  }
+
+  /// What a producer does after handing elements over (``elementsProduced(_:then:at:)``): the producer acts on it
+  /// itself, so that the consumer's ``Action`` holds no producer-only case.
+  @usableFromInline
+  enum ProduceAction {
+    /// The policy used or kept everything: ask the base for the next element.
+    case produceMore
+    /// Hand the result to the waiting consumer and wake the producers, then ask the base for the next element.
+    case resumeConsumer(Consumer, Result<Output?, Failure>, _FanInWake)
+    /// Suspend until what was handed over is used (``producerSuspending(at:_:)``).
+    case suspend
+    /// Hand the result to the waiting consumer and wake the producers, then suspend until the rest of the batch is
+    /// used.
+    case resumeConsumerThenSuspend(Consumer, Result<Output?, Failure>, _FanInWake)
+    /// Iteration is over: stop.
+    case stop
   }
 
   @usableFromInline var state: State
@@ -90,29 +99,29 @@ struct _FanInStateMachine<Policy: _FanInPolicy, Failure: Error>: ~Copyable {
   /// Base `index` produced `value`, and then `rest`: what its iterator already held (a channel's),
   /// emptied by the call. Each element is taken as if it came alone, in order.
   @inlinable
-  mutating func elementsProduced(_ value: Value, then rest: inout _Queue<Value>, at index: Int) -> Action {
-    guard case .running(let consumer) = state else { return .stopProducer }
+  mutating func elementsProduced(_ value: Value, then rest: inout _Queue<Value>, at index: Int) -> ProduceAction {
+    guard case .running(let consumer) = state else { return .stop }
     var value = value
     while policy.absorbs(value, at: index, slots: slots) {
-      guard let next = rest.popFirst() else { return .none }
+      guard let next = rest.popFirst() else { return .produceMore }
       value = next
     }
     if let consumer, let (output, wake) = policy.output(for: value, at: index, slots: &slots) {
       state = .running(nil)
       guard let next = rest.popFirst() else { return .resumeConsumer(consumer, .success(output), wake) }
       slots.hold(next, then: &rest, at: index)
-      return .resumeConsumerThenSuspendProducer(consumer, .success(output), wake)
+      return .resumeConsumerThenSuspend(consumer, .success(output), wake)
     }
     slots.hold(value, then: &rest, at: index)
-    return .suspendProducer
+    return .suspend
   }
 
-  /// The producer of base `index`, told to suspend, is about to: `.none` means it waits to be resumed.
+  /// The producer of base `index`, told to suspend, is about to: `nil` means it waits to be resumed; otherwise
+  /// resume it at once, to go on (`true`) or to stop (`false`).
   @inlinable
-  mutating func producerSuspending(at index: Int, _ producer: _FanInProducer) -> Action {
-    guard case .running = state else { return .resumeProducer(producer, false) }
-    guard let goOn = slots.producerSuspending(at: index, producer) else { return .none }
-    return .resumeProducer(producer, goOn)
+  mutating func producerSuspending(at index: Int, _ producer: _FanInProducer) -> Bool? {
+    guard case .running = state else { return false }
+    return slots.producerSuspending(at: index, producer)
   }
 
   /// Base `index` finished.
@@ -170,13 +179,13 @@ struct _FanInStateMachine<Policy: _FanInPolicy, Failure: Error>: ~Copyable {
     }
   }
 
-  /// The consumer waits for the next output: `.none` when `consumer` was stored, `.startTask` when it was stored by
+  /// The consumer waits for the next output: `.none` when `consumer` was stored, `.start` when it was stored by
   /// the first `next()` (so that the bases' first elements find it waiting), else it is resumed at once.
   @inlinable
   mutating func nextRequested(_ consumer: Consumer) -> Action {
     if case .initial = state {
       state = .running(consumer)
-      return .startTask
+      return .start
     }
     guard case .returnResult(let result, let wake) = nextReady() else {
       state = .running(consumer)
@@ -204,7 +213,7 @@ struct _FanInStateMachine<Policy: _FanInPolicy, Failure: Error>: ~Copyable {
 
   /// The task consuming the bases started.
   @inlinable
-  mutating func taskStarted(_ task: Task<Void, Never>) -> Action {
+  mutating func started(_ task: Task<Void, Never>) -> Action {
     self.task = task
     guard case .running = state else { return .cancelTask }
     return .none

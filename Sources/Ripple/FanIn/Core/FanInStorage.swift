@@ -20,10 +20,10 @@ final class _FanInStorage<Policy: _FanInPolicy, Failure: Error>: _IterationStora
   /// Starts the task consuming the bases; the first consumer already waits. The task alone holds `run`, so the
   /// bases go when it ends.
   @inlinable
-  func startTask() {
+  func start() {
     guard let run = machine.withLock({ $0.takeRun() }) else { return }
     let task = _startOperatorTask { await run(self) }
-    perform(machine.withLock { $0.taskStarted(task) })
+    perform(machine.withLock { $0.started(task) })
   }
 
   @inlinable
@@ -65,13 +65,12 @@ final class _FanInStorage<Policy: _FanInPolicy, Failure: Error>: _IterationStora
     _ base: Base, at index: Int, as wrap: (Base.Element) -> Value
   ) async throws(Failure) -> Bool where Base.Failure == Failure {
     var iterator = base.makeAsyncIterator()
-    // A channel's iterator holds what its consumer took out of the channel: hand it over in batches. A type check
-    // rather than a protocol, so that the batch loop is specialised for the element type (through a protocol the
-    // call was generic, and its metadata lookups cost more than the batches saved).
-    typealias ChannelIterator = _MPSCChannelElements<Base.Element, Failure>.Iterator
-    if Base.AsyncIterator.self == ChannelIterator.self {
-      var channel = unsafeBitCast(consume iterator, to: ChannelIterator.self)
-      return try await produceBatches(of: &channel, at: index, as: wrap)
+    // An iterator that holds elements already taken out of its source hands them over in batches. The check is on
+    // the type, once per iteration, and opens the protocol on the metatype rather than on the iterator: in a client
+    // that names its bases' types the cast folds away and the batch loop is specialised for the concrete iterator
+    // (an existential iterator, opened by `inout`, stayed generic: each batch then paid metadata lookups).
+    if let batching = Base.AsyncIterator.self as? any _FanInBatchingIterator.Type {
+      return try await produceBatches(as: batching, from: consume iterator, at: index, as: wrap)
     }
     var none = _Queue<Value>()
     while let element = try await iterator.next(isolation: nil) {
@@ -80,21 +79,31 @@ final class _FanInStorage<Policy: _FanInPolicy, Failure: Error>: _IterationStora
     return true
   }
 
-  /// ``produce(_:at:as:)`` for a channel's iterator: each step hands over an element it waited for and those the
-  /// channel's consumer already holds, at most ``batchLimit`` in all.
+  /// ``produce(_:at:as:)`` for a batching iterator: `Iterator` is `Base`, found so by the caller's check on the
+  /// type. Each step hands over an element it waited for and those the iterator already holds, at most
+  /// ``batchLimit`` in all.
+  ///
+  /// The protocol is opened on its plain metatype, which a client that names its bases' types folds away; so its
+  /// element and failure types, which equal `Base`'s, are converted by `unsafeBitCast` from one name to the other.
   @inlinable
-  func produceBatches<Element>(
-    of iterator: inout _MPSCChannelElements<Element, Failure>.Iterator, at index: Int, as wrap: (Element) -> Value
-  ) async throws(Failure) -> Bool {
+  func produceBatches<Iterator: _FanInBatchingIterator, Base: AsyncIteratorProtocol>(
+    as _: Iterator.Type, from iterator: consuming Base, at index: Int, as wrap: (Base.Element) -> Value
+  ) async throws(Failure) -> Bool where Base.Failure == Failure {
+    var iterator = unsafeBitCast(iterator, to: Iterator.self)
+    func value(_ element: Iterator.Element) -> Value { wrap(unsafeBitCast(element, to: Base.Element.self)) }
     var batch = _Queue<Value>()
-    while let element = try await iterator.next(isolation: nil) {
-      iterator.takeBuffered(upTo: Self.batchLimit - 1) { batch.append(wrap($0)) }
-      guard await handOver(wrap(element), then: &batch, at: index) else { return false }
+    do throws(Iterator.Failure) {
+      while let element = try await iterator.next(isolation: nil) {
+        iterator.takeBuffered(upTo: Self.batchLimit - 1) { batch.append(value($0)) }
+        guard await handOver(value(element), then: &batch, at: index) else { return false }
+      }
+    } catch {
+      throw unsafeBitCast(error, to: Failure.self)
     }
     return true
   }
 
-  /// The most elements a producer hands over in one step: what a channel's consumer holds beyond it waits for the
+  /// The most elements a producer hands over in one step: what a batching iterator holds beyond it waits for the
   /// next step, so that a fan-in holds at most this many elements per base.
   @inlinable static var batchLimit: Int { 256 }
 
@@ -102,18 +111,25 @@ final class _FanInStorage<Policy: _FanInPolicy, Failure: Error>: _IterationStora
   /// consumer cannot use them at once; `false` when the iteration ended.
   @inlinable
   func handOver(_ value: Value, then rest: inout _Queue<Value>, at index: Int) async -> Bool {
-    let action = machine.withLock { $0.elementsProduced(value, then: &rest, at: index) }
-    switch action {
-    case .suspendProducer, .resumeConsumerThenSuspendProducer:
-      perform(action)
-      return await withUnsafeContinuation(isolation: nil) { (producer: _FanInProducer) in
-        perform(machine.withLock { $0.producerSuspending(at: index, producer) })
-      }
-    case .stopProducer:
-      return false
-    default:
-      perform(action)
+    switch machine.withLock({ $0.elementsProduced(value, then: &rest, at: index) }) {
+    case .produceMore:
       return true
+    case .resumeConsumer(let consumer, let result, let wake):
+      wake.resume()
+      consumer.resume(returning: result)
+      return true
+    case .suspend:
+      break
+    case .resumeConsumerThenSuspend(let consumer, let result, let wake):
+      wake.resume()
+      consumer.resume(returning: result)
+    case .stop:
+      return false
+    }
+    return await withUnsafeContinuation(isolation: nil) { (producer: _FanInProducer) in
+      if let goOn = machine.withLock({ $0.producerSuspending(at: index, producer) }) {
+        producer.resume(returning: goOn)
+      }
     }
   }
 
@@ -121,18 +137,15 @@ final class _FanInStorage<Policy: _FanInPolicy, Failure: Error>: _IterationStora
   @inlinable
   func perform(_ action: Machine.Action) {
     switch action {
-    case .none, .suspendProducer, .stopProducer:
+    case .none:
       break
     case .returnResult(_, let wake):
       wake.resume()
-    case .resumeConsumer(let consumer, let result, let wake),
-      .resumeConsumerThenSuspendProducer(let consumer, let result, let wake):
+    case .resumeConsumer(let consumer, let result, let wake):
       wake.resume()
       consumer.resume(returning: result)
-    case .resumeProducer(let producer, let goOn):
-      producer.resume(returning: goOn)
-    case .startTask:
-      startTask()
+    case .start:
+      start()
     case .cancelTask:
       machine.withLock { $0.takeTask() }?.cancel()
     case .end(let consumer, let result, let producers, let cancelTask):

@@ -1,7 +1,7 @@
 /// The state of one iteration of a latest-wins operator (`mapLatest`, `flatMapLatest`): the base's progress, the
 /// *inner* of the newest element — the work that produces its outputs, in a task of its own — and the consumer.
 ///
-/// Three parties report events: the task that iterates the base (`baseStarted`, `elementProduced`, `baseFinished`,
+/// Three parties report events: the task that iterates the base (`started`, `elementProduced`, `baseFinished`,
 /// `baseFailed`), the inner tasks (`innerStarted`, `innerProduced`, `producerSuspending`, `innerFinished`,
 /// `innerFailed`) and the consumer (`nextRequested`, `cancelled`). Methods return what to do once the lock is
 /// released.
@@ -86,29 +86,41 @@ struct _LatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
     }
   }
 
-  /// The side effect of an event, run by the storage once the lock is released.
+  /// The side effect of a consumer event, an inner's end or failure, run by the storage once the lock is released.
   @usableFromInline enum Action {
     case none
     /// Return the result from `next()` without suspending, and let the producer whose output it took go on.
     case returnResult(Result<Output?, Failure>, waking: Producer?)
     /// The consumer's first `next()` waits: start the task that iterates the base.
-    case startBase
+    case start
     /// Hand the result to the consumer, and let the producer whose output it took go on.
     case resumeConsumer(Consumer, Result<Output?, Failure>, waking: Producer?)
-    /// Start the inner of the element just produced as `generation`; cancel the inner it supersedes and stop that
-    /// inner's suspended producer.
-    case startInner(generation: UInt64, superseding: Task<Void, Never>?, stopping: Producer?)
-    /// The inner's previous output is still held: its producer suspends with this one until that is taken
-    /// (``producerSuspending(generation:_:)``), then offers it again.
-    case suspendProducer
-    /// Resume a producer that was about to suspend: `true` to go on, `false` to stop.
-    case resumeProducer(Producer, Bool)
-    /// The producer (the base task, or a superseded inner) stops: iteration ended or moved on.
-    case stopProducing
     /// A task was started after it became useless: cancel it.
     case cancelTask(Task<Void, Never>)
     /// Stop the tasks, then resume the consumer, when present, with the result.
     case end(Consumer?, Result<Output?, Failure>, Tasks)
+  }
+
+  /// What the base task does with the element it just produced (``elementProduced()``).
+  @usableFromInline enum ElementAction {
+    /// Start the inner of the element as `generation`; cancel the inner it supersedes and stop that inner's
+    /// suspended producer.
+    case startInner(generation: UInt64, superseding: Task<Void, Never>?, stopping: Producer?)
+    /// Iteration ended, or is ending with a failure: the base task stops.
+    case stop
+  }
+
+  /// What an inner does with the output it just handed over (``innerProduced(_:generation:isLast:)``).
+  @usableFromInline enum ProduceAction {
+    /// Hand the output to the waiting consumer; the inner goes on.
+    case resumeConsumer(Consumer, Result<Output?, Failure>)
+    /// The output is held for the consumer; the inner goes on.
+    case held
+    /// The inner's previous output is still held: suspend with this one until that is taken
+    /// (``producerSuspending(generation:_:)``), then offer it again.
+    case suspend
+    /// A newer element superseded the inner, or iteration ended: the inner stops.
+    case stop
   }
 
   // MARK: Consumer events
@@ -144,7 +156,7 @@ struct _LatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
     if case .initial = state {
       // The base starts once the consumer waits, so that its first output goes straight to it.
       state = .running(Running(consumer: consumer))
-      return .startBase
+      return .start
     }
     switch nextReady() {
     case .returnResult(let result, let producer):
@@ -171,7 +183,7 @@ struct _LatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
 
   /// The base task was created; it is cancelled with iteration.
   @inlinable
-  mutating func baseStarted(_ task: Task<Void, Never>) -> Action {
+  mutating func started(_ task: Task<Void, Never>) -> Action {
     guard case .running(var running) = state else { return .cancelTask(task) }  // ended before it was recorded
     running.baseTask = task
     state = .running(running)
@@ -181,8 +193,8 @@ struct _LatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
   /// The base produced an element: its inner starts, superseding the one in flight, unless iteration has ended or
   /// is ending with a failure.
   @inlinable
-  mutating func elementProduced() -> Action {
-    guard case .running(var running) = state, running.failure == nil else { return .stopProducing }
+  mutating func elementProduced() -> ElementAction {
+    guard case .running(var running) = state, running.failure == nil else { return .stop }
     running.latest &+= 1
     let superseded = running.inFlight?.task
     let stopping = running.producer.take()
@@ -234,40 +246,41 @@ struct _LatestStateMachine<Output: Sendable, Failure: Error>: ~Copyable {
   /// The inner of `generation` produced `output`; `isLast` when it produces nothing after it (`mapLatest`'s one
   /// result). A superseded inner's output is discarded and its producer stops.
   @inlinable
-  mutating func innerProduced(_ output: Output, generation: UInt64, isLast: Bool) -> Action {
+  mutating func innerProduced(_ output: Output, generation: UInt64, isLast: Bool) -> ProduceAction {
     guard case .running(var running) = state, running.inFlight?.generation == generation else {
-      return .stopProducing
+      return .stop
     }
     if isLast { running.inFlight = nil }
     if let consumer = running.consumer.take() {
       state = .running(running)
-      return .resumeConsumer(consumer, .success(output), waking: nil)
+      return .resumeConsumer(consumer, .success(output))
     }
     if running.pending?.generation == generation {
       // This inner's previous output is still held: this one waits in the producer until that one is taken.
-      return .suspendProducer
+      return .suspend
     }
     // Whatever is pending is an older generation's: this newer output replaces it.
     running.pending = (generation, output)
     running.released = false
     state = .running(running)
-    return .none
+    return .held
   }
 
-  /// The producer of `generation`, told to suspend, is about to: `.none` means it waits to be resumed.
+  /// The producer of `generation`, told to suspend, is about to: `nil` means it waits to be resumed; otherwise
+  /// resume it at once, to offer its output again (`true`) or to stop (`false`).
   @inlinable
-  mutating func producerSuspending(generation: UInt64, _ producer: Producer) -> Action {
+  mutating func producerSuspending(generation: UInt64, _ producer: Producer) -> Bool? {
     guard case .running(var running) = state, running.inFlight?.generation == generation else {
-      return .resumeProducer(producer, false)
+      return false
     }
     if running.released {
       running.released = false
       state = .running(running)
-      return .resumeProducer(producer, true)
+      return true
     }
     running.producer = producer
     state = .running(running)
-    return .none
+    return nil
   }
 
   /// The inner of `generation` finished. When it was the last one, iteration finishes after its outputs.

@@ -4,20 +4,22 @@ import InternalRippleUtilities
 /// iterates an inner sequence. ``_LatestStorage`` runs it in a task of its own per element, which a newer element
 /// cancels, and owns everything else — the base, the consumer, generations, backpressure, the ends.
 @usableFromInline
-protocol _LatestWork: Sendable {
+protocol _LatestPolicy: Sendable {
   associatedtype Input: Sendable
   associatedtype Output: Sendable
   associatedtype Failure: Error
 
-  /// Produces the outputs of `input`, reporting them as `generation`'s: ``_LatestReports/produce(_:generation:)``
-  /// for each, then ``_LatestReports/innerFinished(generation:)``; or ``_LatestReports/produceLast(_:generation:)``
-  /// for a single result; or ``_LatestReports/innerFailed(_:generation:)``.
-  func run(_ input: Input, generation: UInt64, reporting reports: some _LatestReports<Output, Failure>) async
+  /// Produces the outputs of `input` into `outputs` as `generation`'s: ``_LatestOutputs/produce(_:generation:)``
+  /// for each, then ``_LatestOutputs/innerFinished(generation:)``; or ``_LatestOutputs/produceLast(_:generation:)``
+  /// for a single result; or ``_LatestOutputs/innerFailed(_:generation:)``.
+  func run(_ input: Input, generation: UInt64, into outputs: some _LatestOutputs<Output, Failure>) async
 }
 
-/// Where a ``_LatestWork`` reports the outputs of one element: its ``_LatestStorage``.
+/// Where a ``_LatestPolicy`` hands the outputs of one element: its ``_LatestStorage``. (A protocol rather than the
+/// storage's type, which names the policy: a policy's method naming its own storage would make the conformance
+/// depend on itself.)
 @usableFromInline
-protocol _LatestReports<Output, Failure>: Sendable {
+protocol _LatestOutputs<Output, Failure>: Sendable {
   associatedtype Output: Sendable
   associatedtype Failure: Error
 
@@ -33,28 +35,29 @@ protocol _LatestReports<Output, Failure>: Sendable {
   func innerFailed(_ failure: Failure, generation: UInt64)
 }
 
-/// The shared state of one iteration of a latest-wins operator, for the consumer, the base task and the inner
-/// tasks.
+/// One iteration of a latest-wins operator: its ``_LatestStateMachine`` in a lock, the task that iterates the base
+/// (started once the first `next()` waits), and the inner task of the newest element, in which its
+/// ``_LatestPolicy`` runs.
 @usableFromInline
-final class _LatestStorage<Base: AsyncSequence & Sendable, Work: _LatestWork>: _IterationStorage, _LatestReports
-where Base.Element == Work.Input {
-  @usableFromInline typealias Machine = _LatestStateMachine<Work.Output, Work.Failure>
+final class _LatestStorage<Base: AsyncSequence & Sendable, Policy: _LatestPolicy>: _IterationStorage, _LatestOutputs
+where Base.Element == Policy.Input {
+  @usableFromInline typealias Machine = _LatestStateMachine<Policy.Output, Policy.Failure>
 
   @usableFromInline let base: Base
-  @usableFromInline let work: Work
-  @usableFromInline let convertFailure: @Sendable (Base.Failure) -> Work.Failure
+  @usableFromInline let policy: Policy
+  @usableFromInline let convertFailure: @Sendable (Base.Failure) -> Policy.Failure
   @usableFromInline let machine = _Mutex(Machine())
 
   @inlinable
-  init(base: Base, work: Work, convertFailure: @escaping @Sendable (Base.Failure) -> Work.Failure) {
+  init(base: Base, policy: Policy, convertFailure: @escaping @Sendable (Base.Failure) -> Policy.Failure) {
     self.base = base
-    self.work = work
+    self.policy = policy
     self.convertFailure = convertFailure
   }
 
-  /// Starts the one task that iterates the base for this iteration.
+  /// Starts the one task that iterates the base for this iteration; the first consumer already waits.
   @inlinable
-  func startBase() {
+  func start() {
     let task = _startOperatorTask { [self] in
       var iterator = base.makeAsyncIterator()
       do throws(Base.Failure) {
@@ -73,20 +76,20 @@ where Base.Element == Work.Input {
         perform(machine.withLock { $0.baseFailed(convertFailure(error)) })
       }
     }
-    perform(machine.withLock { $0.baseStarted(task) })
+    perform(machine.withLock { $0.started(task) })
   }
 
-  /// Runs the work of one element in a task of its own, so that a newer element can cancel it.
+  /// Runs the policy for one element in a task of its own, so that a newer element can cancel it.
   @inlinable
   func startInner(_ element: Base.Element, generation: UInt64) {
     let task = _startElementTask { [self] in
-      await work.run(element, generation: generation, reporting: self)
+      await policy.run(element, generation: generation, into: self)
     }
     perform(machine.withLock { $0.innerStarted(task, generation: generation) })
   }
 
   @inlinable
-  func next(isolation: isolated (any Actor)?) async throws(Work.Failure) -> Work.Output? {
+  func next(isolation: isolated (any Actor)?) async throws(Policy.Failure) -> Policy.Output? {
     // An output that is ready costs one lock: no continuation, no cancellation handler. A cancelled task takes the
     // slow path, whose handler ends the iteration at once.
     if !Task.isCancelled {
@@ -111,30 +114,40 @@ where Base.Element == Work.Input {
     perform(machine.withLock { $0.cancelled() })
   }
 
-  // MARK: _LatestReports
+  // MARK: _LatestOutputs
 
   @inlinable
-  func produce(_ output: Work.Output, generation: UInt64) async -> Bool {
+  func produce(_ output: Policy.Output, generation: UInt64) async -> Bool {
     while true {
       switch machine.withLock({ $0.innerProduced(output, generation: generation, isLast: false) }) {
-      case .suspendProducer:
-        let goOn = await withUnsafeContinuation(isolation: nil) { (producer: Machine.Producer) in
-          perform(machine.withLock { $0.producerSuspending(generation: generation, producer) })
-        }
-        guard goOn else { return false }
-      // The held output was taken: offer this one again.
-      case .stopProducing:
-        return false
-      case let action:
-        perform(action)
+      case .resumeConsumer(let consumer, let result):
+        consumer.resume(returning: result)
         return true
+      case .held:
+        return true
+      case .suspend:
+        let goOn = await withUnsafeContinuation(isolation: nil) { (producer: Machine.Producer) in
+          if let goOn = machine.withLock({ $0.producerSuspending(generation: generation, producer) }) {
+            producer.resume(returning: goOn)
+          }
+        }
+        // The held output was taken: offer this one again.
+        guard goOn else { return false }
+      case .stop:
+        return false
       }
     }
   }
 
   @inlinable
-  func produceLast(_ output: Work.Output, generation: UInt64) {
-    perform(machine.withLock { $0.innerProduced(output, generation: generation, isLast: true) })
+  func produceLast(_ output: Policy.Output, generation: UInt64) {
+    // A last output is never held behind one of its own inner's: it goes to the consumer, replaces what is held,
+    // or is dropped when superseded.
+    if case .resumeConsumer(let consumer, let result) = machine.withLock({
+      $0.innerProduced(output, generation: generation, isLast: true)
+    }) {
+      consumer.resume(returning: result)
+    }
   }
 
   @inlinable
@@ -143,7 +156,7 @@ where Base.Element == Work.Input {
   }
 
   @inlinable
-  func innerFailed(_ failure: Work.Failure, generation: UInt64) {
+  func innerFailed(_ failure: Policy.Failure, generation: UInt64) {
     perform(machine.withLock { $0.innerFailed(failure, generation: generation) })
   }
 
@@ -151,17 +164,15 @@ where Base.Element == Work.Input {
   @inlinable
   func perform(_ action: Machine.Action) {
     switch action {
-    case .none, .stopProducing, .startInner, .suspendProducer:
+    case .none:
       break
     case .returnResult(_, let producer):
       producer?.resume(returning: true)
-    case .startBase:
-      startBase()
+    case .start:
+      start()
     case .resumeConsumer(let consumer, let outcome, let producer):
       producer?.resume(returning: true)
       consumer.resume(returning: outcome)
-    case .resumeProducer(let producer, let goOn):
-      producer.resume(returning: goOn)
     case .cancelTask(let task):
       task.cancel()
     case .end(let consumer, let outcome, let tasks):

@@ -86,11 +86,11 @@ public struct AsyncFlatMapLatestSequence<
 where Base.Element: Sendable, Inner.Element: Sendable {
   /// The elements of the inner sequences.
   public typealias Element = Inner.Element
-  @usableFromInline typealias Work = _FlatMapLatestWork<Base.Element, Inner, Failure>
-  @usableFromInline typealias Storage = _LatestStorage<Base, Work>
+  @usableFromInline typealias Policy = _FlatMapLatestPolicy<Base.Element, Inner, Failure>
+  @usableFromInline typealias Storage = _LatestStorage<Base, Policy>
 
   @usableFromInline let base: Base
-  @usableFromInline let work: Work
+  @usableFromInline let policy: Policy
   @usableFromInline let convertFailure: @Sendable (Base.Failure) -> Failure
 
   @inlinable
@@ -101,14 +101,14 @@ where Base.Element: Sendable, Inner.Element: Sendable {
     convertInnerFailure: @escaping @Sendable (Inner.Failure) -> Failure
   ) {
     self.base = base
-    work = Work(transform: transform, convertFailure: convertInnerFailure)
+    policy = Policy(transform: transform, convertFailure: convertInnerFailure)
     convertFailure = convertBaseFailure
   }
 
   /// Creates an iterator; each iterator iterates the base anew.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    Iterator(_IterationHandle(Storage(base: base, work: work, convertFailure: convertFailure)))
+    Iterator(_IterationHandle(Storage(base: base, policy: policy, convertFailure: convertFailure)))
   }
 
   /// The iterator of an ``AsyncFlatMapLatestSequence``; one task iterates it. Dropping it cancels the base and the

@@ -77,10 +77,10 @@ where Base.Element: Sendable {
   /// The transform's results.
   public typealias Element = Output
 
-  @usableFromInline typealias Storage = _LatestStorage<Base, _MapLatestWork<Base.Element, Output, Failure>>
+  @usableFromInline typealias Storage = _LatestStorage<Base, _MapLatestPolicy<Base.Element, Output, Failure>>
 
   @usableFromInline let base: Base
-  @usableFromInline let work: _MapLatestWork<Base.Element, Output, Failure>
+  @usableFromInline let policy: _MapLatestPolicy<Base.Element, Output, Failure>
   @usableFromInline let convertFailure: @Sendable (Base.Failure) -> Failure
 
   @inlinable
@@ -90,14 +90,14 @@ where Base.Element: Sendable {
     convertFailure: @escaping @Sendable (Base.Failure) -> Failure
   ) {
     self.base = base
-    self.work = _MapLatestWork(transform: transform)
+    self.policy = _MapLatestPolicy(transform: transform)
     self.convertFailure = convertFailure
   }
 
   /// Creates an iterator; each iteration runs its own task over the base.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    Iterator(Storage(base: base, work: work, convertFailure: convertFailure))
+    Iterator(Storage(base: base, policy: policy, convertFailure: convertFailure))
   }
 
   /// The iterator of ``AsyncMapLatestSequence``. Dropping it cancels the base and the transform in flight.

@@ -1,7 +1,7 @@
 /// The state of one iteration of a timer-driven operator; its ``_TimedPolicy`` decides what is held and emitted.
 ///
 /// Events come from three sides: the consumer (`nextRequested`, `cancelled`), the task that consumes the base
-/// (`elementProduced`, `upstreamFinished`, `upstreamFailed`) and the timer task (`deadlineRequested`,
+/// (`elementProduced`, `baseFinished`, `baseFailed`) and the timer task (`deadlineRequested`,
 /// `deadlineReached`). Each returns the ``Action`` that ``_TimedStorage`` runs after releasing its lock.
 ///
 /// The base is consumed whether or not anyone waits in `next()`, so an error is seen as soon as it happens: it
@@ -66,8 +66,8 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
     case resumeTimer(Timer, Bool)
     /// Hand the element to the consumer and wake the timer to sleep until ``timerDeadline``.
     case resumeConsumerAndTimer(Consumer, Element, Timer)
-    /// The consumer's first `next()` waits: start the base and timer tasks (``tasksStarted(_:)`` records them).
-    case startTasks
+    /// The consumer's first `next()` waits: start the base and timer tasks (``started(_:)`` records them).
+    case start
     /// Iteration is over: the base-consuming task stops.
     case stopProducing
     /// Iteration ended before its tasks were recorded: cancel them (``takeTasks()``).
@@ -91,7 +91,7 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
   /// An emitted element no consumer has taken yet; a slower consumer gets the latest one.
   @usableFromInline var ready: Element?
   /// The base has finished: once the policy holds nothing and `ready` is taken, iteration ends.
-  @usableFromInline var baseFinished = false
+  @usableFromInline var isBaseFinished = false
   /// The running tasks, set right after they start, until an ending action takes them. Kept out of `Action` so
   /// that, for trivial elements, what the hot path returns holds no reference to retain.
   @usableFromInline var tasks: Tasks?
@@ -105,7 +105,7 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
 
   /// The tasks started.
   @inlinable
-  mutating func tasksStarted(_ tasks: Tasks) -> Action {
+  mutating func started(_ tasks: Tasks) -> Action {
     self.tasks = tasks
     switch phase {
     case .running:
@@ -127,13 +127,13 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
     case .initial:
       phase = .running
       self.consumer = consumer
-      return .startTasks
+      return .start
     case .running:
       precondition(self.consumer == nil, "\(name): an iterator was used by two tasks at once (state: waiting)")
       if let element = ready.take() {
         return .resumeConsumer(consumer, .success(element))
       }
-      if let element = policy.consumerArrived(end: end, baseFinished: baseFinished) {
+      if let element = policy.consumerArrived(end: end, baseFinished: isBaseFinished) {
         // Kept for this consumer, and its handing over may open an interval the timer must sleep to.
         guard let timer, let deadline = policy.deadline else {
           return .resumeConsumer(consumer, .success(element))
@@ -142,7 +142,7 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
         timerDeadline = deadline
         return .resumeConsumerAndTimer(consumer, element, timer)
       }
-      if baseFinished && !policy.isHolding {
+      if isBaseFinished && !policy.isHolding {
         let timer = self.timer
         discard(then: .finished)
         // A timer still waits when the last element was handed over by `consumerArrived`: it stops too.
@@ -190,7 +190,7 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
         timerDeadline = deadline
         return .resumeTimer(timer, true)
       }
-      if baseFinished {
+      if isBaseFinished {
         return .resumeTimer(timer, false)
       }
       self.timer = timer
@@ -214,7 +214,7 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
     guard case .running = phase else { return .none }
     guard
       let element = policy.timerFired(
-        at: deadline, end: end, baseFinished: baseFinished, consumerWaiting: consumer != nil)
+        at: deadline, end: end, baseFinished: isBaseFinished, consumerWaiting: consumer != nil)
     else {
       return .none
     }
@@ -223,9 +223,9 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
 
   /// The base finished: a held element still goes out at its deadline, then iteration ends.
   @inlinable
-  mutating func upstreamFinished() -> Action {
+  mutating func baseFinished() -> Action {
     guard case .running = phase else { return .none }
-    baseFinished = true
+    isBaseFinished = true
     guard !policy.isHolding else { return .none }
     // Nothing left to time: stop the timer, even while it sleeps.
     policy.baseFinishedIdle()
@@ -240,7 +240,7 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
 
   /// The base threw: the error goes to the consumer at once, or to its next `next()`; a held element is dropped.
   @inlinable
-  mutating func upstreamFailed(_ failure: Failure) -> Action {
+  mutating func baseFailed(_ failure: Failure) -> Action {
     guard case .running = phase else { return .none }
     let consumer = self.consumer
     let timer = self.timer

@@ -24,10 +24,10 @@ where Base.Element: Sendable, Policy.Input == Base.Element, Policy.Instant == C.
 
   /// Starts the task consuming the base and the timer task; the first consumer already waits.
   @inlinable
-  func startTasks() {
+  func start() {
     let baseTask = _startOperatorTask { await self.consumeBase() }
     let timerTask = _startOperatorTask { await self.runTimer() }
-    perform(machine.withLock { $0.tasksStarted(Machine.Tasks(base: baseTask, timer: timerTask)) })
+    perform(machine.withLock { $0.started(Machine.Tasks(base: baseTask, timer: timerTask)) })
   }
 
   @inlinable
@@ -51,11 +51,11 @@ where Base.Element: Sendable, Policy.Input == Base.Element, Policy.Instant == C.
       do {
         element = try await iterator.next(isolation: nil)
       } catch {
-        perform(machine.withLock { $0.upstreamFailed(error) })
+        perform(machine.withLock { $0.baseFailed(error) })
         return
       }
       guard let element else {
-        perform(machine.withLock { $0.upstreamFinished() })
+        perform(machine.withLock { $0.baseFinished() })
         return
       }
       let now = clock.now
@@ -100,8 +100,8 @@ where Base.Element: Sendable, Policy.Input == Base.Element, Policy.Instant == C.
     case .resumeConsumerAndTimer(let consumer, let element, let timer):
       consumer.resume(returning: .success(element))
       timer.resume(returning: true)
-    case .startTasks:
-      startTasks()
+    case .start:
+      start()
     case .stopProducing:
       return false
     case .cancelTasks:

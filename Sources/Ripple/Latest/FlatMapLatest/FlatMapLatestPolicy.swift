@@ -1,7 +1,7 @@
-/// `flatMapLatest`'s work for one element: make its inner sequence on the transform's isolation, then hand over
+/// `flatMapLatest`'s policy: for each element, make its inner sequence on the transform's isolation, then hand over
 /// the inner's elements, each once the one before is no longer held for the consumer.
 @usableFromInline
-struct _FlatMapLatestWork<Input: Sendable, Inner: AsyncSequence & Sendable, Failure: Error>: _LatestWork
+struct _FlatMapLatestPolicy<Input: Sendable, Inner: AsyncSequence & Sendable, Failure: Error>: _LatestPolicy
 where Inner.Element: Sendable {
   @usableFromInline typealias Output = Inner.Element
 
@@ -18,17 +18,17 @@ where Inner.Element: Sendable {
   }
 
   @inlinable
-  func run(_ input: Input, generation: UInt64, reporting reports: some _LatestReports<Output, Failure>) async {
+  func run(_ input: Input, generation: UInt64, into outputs: some _LatestOutputs<Output, Failure>) async {
     let inner = await transform(input)
     var iterator = inner.makeAsyncIterator()
     do throws(Inner.Failure) {
       // Off any actor, as the base is iterated: the transform's isolation only makes the sequence.
       while let element = try await iterator.next(isolation: nil) {
-        guard await reports.produce(element, generation: generation) else { return }
+        guard await outputs.produce(element, generation: generation) else { return }
       }
-      reports.innerFinished(generation: generation)
+      outputs.innerFinished(generation: generation)
     } catch {
-      reports.innerFailed(convertFailure(error), generation: generation)
+      outputs.innerFailed(convertFailure(error), generation: generation)
     }
   }
 }
