@@ -24,8 +24,8 @@ let package = Package(
   products: [
     .library(name: "Ripple", targets: ["Ripple"]),
     .library(name: "RippleTesting", targets: ["RippleTesting"]),
+    // The domain of the slow calculator, for the SwiftUI example (Examples/SlowCalculatorApp) and users' apps.
     .library(name: "Calculator", targets: ["Calculator"]),
-    .library(name: "CalculatorTerminal", targets: ["CalculatorTerminal"]),
     .executable(name: "calc", targets: ["calc"]),
   ],
   targets: [
@@ -37,7 +37,8 @@ let package = Package(
     .target(name: "Ripple", dependencies: ["InternalRippleUtilities"], swiftSettings: rippleSettings),
     .target(name: "RippleTesting", dependencies: ["Ripple", "InternalRippleUtilities"], swiftSettings: strictSettings),
     .target(name: "Calculator", dependencies: ["Ripple"], swiftSettings: strictSettings),
-    // `--clock virtual` drives a `TestClock`, so the terminal front end links RippleTesting.
+    // `calc`'s front end, a target and not a product: only `calc` and its tests use it. `--clock virtual` drives a
+    // `TestClock`, so it links RippleTesting.
     .target(
       name: "CalculatorTerminal", dependencies: ["Calculator", "RippleTesting", "InternalRippleUtilities"],
       swiftSettings: strictSettings),

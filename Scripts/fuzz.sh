@@ -6,7 +6,8 @@
 # Targets (sources in Fuzz/): keys → KeyDecoder, options → CalcOptions.parse and DurationText, script → the
 # script line parser ScriptCommand.parse. Each is compiled with swiftc (-sanitize=fuzzer,address) together with
 # the CalculatorTerminal sources into one module, so it reaches internal types; the package's build never sees
-# Fuzz/. Ripple, RippleTesting and Calculator are built once as static libraries with AddressSanitizer.
+# Fuzz/. InternalRippleUtilities, Ripple, RippleTesting and Calculator are built once as static libraries with
+# AddressSanitizer.
 #
 # Everything lands in .fuzz/ (git-ignored): .fuzz/<target>/corpus grows from Fuzz/Seeds/<target> across runs,
 # and a crashing input is saved as .fuzz/<target>/crash-* — the script then fails and prints the input to
@@ -45,7 +46,7 @@ swift_flags=(-swift-version 6 -O -g -parse-as-library -use-ld=lld -package-name 
   -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility
   -I "$build" -I "$build/modulemaps/_RippleTSan")
 
-# The C module Ripple imports, with a module map pointing at its header.
+# The C module InternalRippleUtilities imports, with a module map pointing at its header.
 cat >"$build/modulemaps/_RippleTSan/module.modulemap" <<EOF
 module _RippleTSan {
   header "$root/Sources/_RippleTSan/include/_RippleTSan.h"
@@ -66,6 +67,7 @@ library() {
   swiftc "${swift_flags[@]}" -sanitize=address -module-name "$module" -emit-library -static \
     -emit-module -emit-module-path "$build/$module.swiftmodule" -o "$build/lib$module.a" $sources
 }
+library InternalRippleUtilities
 library Ripple
 library RippleTesting
 library Calculator
@@ -74,7 +76,7 @@ echo "==> building the $target fuzzer"
 # shellcheck disable=SC2046
 swiftc "${swift_flags[@]}" -sanitize=fuzzer,address -module-name CalculatorTerminal \
   -o "$build/$target" "$source_file" $(find Sources/CalculatorTerminal -name '*.swift' | sort) \
-  -L "$build" -lCalculator -lRippleTesting -lRipple
+  -L "$build" -lCalculator -lRippleTesting -lRipple -lInternalRippleUtilities
 
 work=.fuzz/$target
 mkdir -p "$work/corpus"
