@@ -107,10 +107,14 @@ import glob, json, os, re, sys
 
 graphs, modules = sys.argv[1], sys.argv[2:]
 public = set(modules) | {"Ripple", "RippleTesting", "Calculator", "InternalRippleUtilities", "CalculatorTerminal"}
+public_types = set()
 for path in glob.glob(os.path.join(graphs, "*", "*.symbols.json")):
     for symbol in json.load(open(path))["symbols"]:
         for component in symbol["pathComponents"]:
             public.add(re.split(r"[(<]", component)[0])
+        if len(symbol["pathComponents"]) == 1 and symbol["kind"]["identifier"] in (
+            "swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.typealias"):
+            public_types.add(symbol["pathComponents"][0])
 declared = {}
 declaration = re.compile(r"\b(struct|class|enum|protocol|actor|typealias|func|var|let|case)\s+`?([A-Za-z_]\w*)")
 for path in glob.glob("Sources/**/*.swift", recursive=True):
@@ -123,6 +127,15 @@ foreign = {"State", "Timer"}
 hidden = {name: where for name, where in declared.items() if name not in public | foreign}
 failures = []
 for path in sorted(glob.glob("Sources/*/*.docc/*.md")):
+    # A guide's example that declares a type of the same name as one of the package's public types does not compile
+    # beside that module's import (the guides' own two-field `Input` against `Calculator.Input`, once): one name per
+    # meaning. Combine originals, quoted as users have them, are exempt.
+    for block in re.findall(r"^```swift\n(.*?)^```", open(path, encoding="utf-8").read(), flags=re.S | re.M):
+        if "import Combine" in block:
+            continue
+        for name in re.findall(r"\b(?:struct|class|enum|actor|protocol|typealias)\s+(\w+)", block):
+            if name in public_types:
+                failures.append(f"{path}: an example declares {name}, the name of a public type of the package")
     text = re.sub(r"^```.*?^```", "", open(path, encoding="utf-8").read(), flags=re.S | re.M)
     for span in re.findall(r"(?<!`)`([^`\n]+)`(?!`)", text):
         for name in re.findall(r"^\W*([A-Za-z_]\w*)", span):
