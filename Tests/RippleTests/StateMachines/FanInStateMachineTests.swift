@@ -464,6 +464,24 @@ struct FanInStateMachineTests {
     #expect(await parties.producers.values() == [true, true])
   }
 
+  @Test("zip over three bases: an output taken by next() from three held elements wakes all three producers")
+  func zipThreeHeld() async {
+    let parties = await Parties<[Int]>.park(consumers: 2, producers: 5)
+    var machine = zip(3)
+    start(&machine, parties)
+    for index in 0..<2 {
+      #expect(parties.produce(index, at: index, into: &machine) == "suspend")
+      #expect(machine.producerSuspending(at: index, parties.producer(index)) == nil)
+    }
+    #expect(parties.produce(2, at: 2, into: &machine) == "c0 [0, 1, 2], wake p0 p1, more")
+    for index in 0..<3 {
+      #expect(parties.produce(index + 10, at: index, into: &machine) == "suspend")
+      #expect(machine.producerSuspending(at: index, parties.producer(index + 2)) == nil)
+    }
+    #expect(parties.run(machine.nextRequested(parties.consumer(1))) == "c1 [10, 11, 12], wake p2 p3 p4")
+    #expect(await parties.producers.values() == [true, true, true, true, true])
+  }
+
   // MARK: chunks(ofCount:or:)'s signal
 
   @Test("chunk signal: elements and ticks merge; the signal's end leaves the base going; the base's end ends it")
