@@ -5,7 +5,7 @@ import Calculator
 /// It builds the models the options ask for (two panels on one ``SharedCalculation`` for `--engine shared`, the
 /// four designs side by side on one pair of fields for `--engine all`, the default),
 /// enters raw mode through ``RawMode``, and runs the one event loop: keys, resizes and the end of input from the
-/// ``InputReader`` thread, model changes and spinner ticks from the ``FormSession``, all through one stream.
+/// ``InputReader`` thread, merged by the ``FormSession`` with the models' changes and the spinner's ticks.
 /// Returns the exit status: 0 after `q` or Escape, 130 after Ctrl-C, 1 when the terminal cannot be used.
 /// (``CalcCommand`` has already refused the script-mode options `--json` and `--clock virtual`.)
 @MainActor
@@ -26,22 +26,16 @@ struct InteractiveApp {
   }
 
   private func loop(panels: [Panel], colour: Bool) async throws -> Int32 {
-    let (events, continuation) = AsyncStream.makeStream(of: AppEvent.self)
-    let reader = try InputReader.start(input: Platform.standardInput) { continuation.yield(.terminal($0)) }
+    let (keys, continuation) = AsyncStream.makeStream(of: TerminalEvent.self)
+    let reader = try InputReader.start(input: Platform.standardInput) { continuation.yield($0) }
     defer { reader.stop() }
     let sideBySide = options.engine == .all
     let session = FormSession(
       models: panels.map(\.model), labels: sideBySide ? panels.map(\.design.rawValue) : nil,
       counts: sideBySide ? panels.map(\.counts) : [], title: title,
       size: TerminalSize.of(descriptor: Platform.standardOutput), colour: colour,
-      clock: ContinuousClock(), post: { continuation.yield($0) }, write: { TerminalRestorer.write($0) },
-      suspend: { RawMode.suspend() })
-    session.start()
-    defer { session.stop() }
-    for await event in events {
-      if let status = session.handle(event) { return status }
-    }
-    return 0
+      clock: ContinuousClock(), write: { TerminalRestorer.write($0) }, suspend: { RawMode.suspend() })
+    return await session.run(keys: keys)
   }
 
   /// `calc · the slow calculator · engine task · delay 1s`; with `all`,
