@@ -8,7 +8,7 @@ struct FieldStateTests {
   static func typed(_ keys: [Key]) -> FieldState {
     var form = FormState()
     for key in keys { form.apply(FormAction(key)) }
-    return form.focusedField
+    return form.panels[0].a
   }
 
   static func text(_ text: String) -> [Key] { text.map(Key.character) }

@@ -17,11 +17,7 @@ struct FormRendererTests {
 
   /// Renders into an in-memory screen 100 × 30 and returns its non-trailing text.
   static func screen(_ form: FormState, _ results: [PanelResult], tick: Int = 0) -> [String] {
-    var screen = Screen(size: TerminalSize(rows: 30, columns: 100), colour: true)
-    _ = screen.draw(renderer.render(form, results: results, tick: tick))
-    var text = screen.text
-    while text.last == "" { text.removeLast() }
-    return text.map { line in String(line.reversed().drop { $0 == " " }.reversed()) }
+    VirtualTerminal.showing(renderer.render(form, results: results, tick: tick), rows: 30)
   }
 
   static let empty = String(repeating: " ", count: 24)
@@ -81,7 +77,7 @@ struct FormRendererTests {
     let form = Self.form([.tab, .character("3"), .character("0"), .left])
     let frame = Self.renderer.render(form, results: [PanelResult(status: .waiting)], tick: 0)
     #expect(frame.cursor == Frame.Position(row: 3, column: FormRenderer.fieldColumn + 1))
-    #expect(frame.text[3] == "  › b [30                      ]")
+    #expect(VirtualTerminal.showing(frame)[3] == "  › b [30                      ]")
   }
 
   @Test("with two panels, each has a heading, its fields and its result")
@@ -110,11 +106,12 @@ struct FormRendererTests {
   func smallScreens() {
     let shared = Self.form([], panels: 2)
     let results = [PanelResult(status: .waiting), PanelResult(status: .waiting)]
-    let full = Self.renderer.render(shared, results: results, tick: 0).text
+    let full = VirtualTerminal.showing(Self.renderer.render(shared, results: results, tick: 0))
     // Title, blank, header, a, b, result, blank, header, a, b, result, blank, two help lines.
     #expect(full.count == 14)
     func rows(_ count: Int) -> [String] {
-      Self.renderer.render(shared, results: results, tick: 0, size: TerminalSize(rows: count, columns: 80)).text
+      VirtualTerminal.showing(
+        Self.renderer.render(shared, results: results, tick: 0, size: TerminalSize(rows: count, columns: 80)))
     }
     #expect(rows(11) == full.filter { !$0.isEmpty })
     #expect(rows(10) == rows(11).filter { $0 != Self.help2 })
@@ -125,10 +122,11 @@ struct FormRendererTests {
 
     // A field's complaint, at 60 columns: cut after a whole word.
     let typed = Self.form([.character("1"), .character("-"), .character("3")])
-    let line = Self.renderer.render(
-      typed, results: [PanelResult(status: .waiting)], tick: 0, size: TerminalSize(rows: 30, columns: 60)
-    ).text[2]
-    let whole = Self.renderer.render(typed, results: [PanelResult(status: .waiting)], tick: 0).text[2]
+    let line = VirtualTerminal.showing(
+      Self.renderer.render(
+        typed, results: [PanelResult(status: .waiting)], tick: 0, size: TerminalSize(rows: 30, columns: 60)))[2]
+    let whole = VirtualTerminal.showing(
+      Self.renderer.render(typed, results: [PanelResult(status: .waiting)], tick: 0), columns: 200)[2]
     #expect(line.count <= 60 && line.hasSuffix("…"), "\(line)")
     let kept = String(line.dropLast())
     #expect(whole.hasPrefix(kept) && whole.dropFirst(kept.count).first == " ", "cut mid-word: \(line)")

@@ -67,9 +67,6 @@ struct FormState: Hashable, Sendable {
     panels = Array(repeating: Panel(), count: max(panelCount, 1))
   }
 
-  /// The focused field's state.
-  var focusedField: FieldState { panels[focus.panel][focus.field] }
-
   /// Applies `action` to the focused field or to the focus.
   @discardableResult
   mutating func apply(_ action: FormAction) -> Change {

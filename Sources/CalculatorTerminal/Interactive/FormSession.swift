@@ -35,7 +35,7 @@ final class FormSession {
   /// What each counted line's calculations came to.
   private var tallies: [Tally]
   /// What the terminal shows.
-  private(set) var screen: Screen
+  private var screen: Screen
   /// Spinner ticks since the spinner started.
   private var tick = 0
   /// Whether the last frame showed a spinner.

@@ -13,7 +13,7 @@ struct InteractiveApp {
   let options: CalcOptions
 
   func run() async -> Int32 {
-    let panels = options.makePanels(clock: ContinuousClock())
+    let panels = options.makeScreens(clock: ContinuousClock())
     let colour = !Self.environmentSays("NO_COLOR")
     do {
       return try await RawMode.run(input: Platform.standardInput, output: Platform.standardOutput) {
@@ -25,7 +25,7 @@ struct InteractiveApp {
     }
   }
 
-  private func loop(panels: [Panel], colour: Bool) async throws -> Int32 {
+  private func loop(panels: [DesignScreen], colour: Bool) async throws -> Int32 {
     let (keys, continuation) = AsyncStream.makeStream(of: TerminalEvent.self)
     let reader = try InputReader.start(input: Platform.standardInput) { continuation.yield($0) }
     defer { reader.stop() }

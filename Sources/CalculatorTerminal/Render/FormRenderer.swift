@@ -2,14 +2,14 @@ import Calculator
 
 /// Draws the form — title, each panel's fields and result, the key help — as a ``Frame``.
 ///
-/// It is a pure function of the view state, the models' results and the spinner's tick, so tests render into
-/// an in-memory ``Screen`` and read the text. The focused field is marked with `›` (and in colour when colour is
+/// It is a pure function of the view state, the models' results and the spinner's tick, so tests draw its frames
+/// through a ``Screen`` into a terminal emulator and read what it shows. The focused field is marked with `›` (and in colour when colour is
 /// on), and the frame's cursor stands at its text cursor.
 ///
 /// ```swift
 /// let renderer = FormRenderer(title: "calc · engine pipeline")
-/// renderer.render(form, results: [PanelResult(status: .result(42))], tick: 0).text
-/// // ["calc · engine pipeline", "", "  › a [12 …]", "    b [30 …]", "    = 42", "", "Tab, Enter or ↓ move · …"]
+/// let frame = renderer.render(form, results: [PanelResult(status: .result(42))], tick: 0)
+/// // lines: "calc · engine pipeline", "", "  › a [12 …]", "    b [30 …]", "    = 42", "", "Tab, Enter or ↓ move · …"
 /// ```
 struct FormRenderer: Sendable {
   /// The first line: the program and its engine.

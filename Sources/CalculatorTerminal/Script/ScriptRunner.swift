@@ -40,7 +40,7 @@ struct ScriptRunner {
   private func runVirtual(_ lines: [String]) async -> Int32 {
     let clock = TestClock()
     return await clock.lockstep {
-      let panels = options.makePanels(clock: clock)
+      let panels = options.makeScreens(clock: clock)
       let shown = shownPanels(panels)
       let printer = EventPrinter(json: options.json, output: output)
       // Besides the status right after each edit, the status each reaction ends with: a calculation without
@@ -79,7 +79,7 @@ struct ScriptRunner {
   /// it), printing each status when it happens.
   func runTimed<Lines: AsyncSequence<String, Never>, C: Clock<Duration>>(_ lines: Lines, clock: C) async -> Int32 {
     let start = clock.now
-    let panels = options.makePanels(clock: clock)
+    let panels = options.makeScreens(clock: clock)
     let shown = shownPanels(panels)
     let printer = EventPrinter(json: options.json, output: output)
     let watchers = watch(shown) { panel, status in
@@ -106,7 +106,7 @@ struct ScriptRunner {
 
   /// Starts one task per panel that calls `report` with each status of the panel's model it sees.
   private func watch(
-    _ panels: [Panel], report: @escaping @MainActor (Panel, CalculatorStatus) -> Void
+    _ panels: [DesignScreen], report: @escaping @MainActor (DesignScreen, CalculatorStatus) -> Void
   ) -> [Task<Void, Never>] {
     panels.map { panel in
       Task {
@@ -126,12 +126,12 @@ struct ScriptRunner {
 
   /// The panels whose status the script prints and edits go to: the first (the others of `shared` show the same
   /// calculation), or with `--engine all` one per design.
-  private func shownPanels(_ panels: [Panel]) -> [Panel] {
+  private func shownPanels(_ panels: [DesignScreen]) -> [DesignScreen] {
     options.engine == .all ? panels : [panels[0]]
   }
 
   /// The engine name an event line carries: only with `--engine all`.
-  private func label(_ panel: Panel) -> String? {
+  private func label(_ panel: DesignScreen) -> String? {
     options.engine == .all ? panel.design.rawValue : nil
   }
 
