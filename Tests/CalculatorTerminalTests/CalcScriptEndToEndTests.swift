@@ -88,6 +88,14 @@ struct CalcScriptEndToEndTests {
     let help = try calc("", "--help")
     #expect(help.output.hasPrefix("usage: calc"))
     #expect(help.status == 0)
+    // Each design in one entry: what it is, and when to pick it; every line fits 80 columns.
+    let lines = help.output.split(separator: "\n", omittingEmptySubsequences: false)
+    for design in ["pipeline", "debounce", "task", "shared"] {
+      let entry = try #require(lines.firstIndex { $0.hasPrefix("  \(design)   ") }, "no entry for \(design)")
+      #expect(lines[entry + 1].contains("pick it when"), "\(design): \(lines[entry + 1])")
+    }
+    #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines.filter { $0.count > 80 })")
+    #expect(help.output.contains("--engine=task"))
     let version = try calc("", "--version")
     #expect(version.output == "calc (Ripple) 0.1.0\n")
   }

@@ -70,11 +70,15 @@ struct FormState: Hashable, Sendable {
   /// Applies `action` to the focused field or to the focus.
   @discardableResult
   mutating func apply(_ action: FormAction) -> Change {
+    // A notice lasts until the next key.
+    panels[focus.panel][focus.field].keyPressed()
     let before = panels[focus.panel][focus.field]
     var field = before
     let edited: Bool
     switch action {
-    case .ignore: return .none
+    case .ignore:
+      panels[focus.panel][focus.field].refuse("that key does nothing here")
+      return .none
     case .quit(let reason): return .quit(reason)
     case .suspend: return .suspend
     case .focusNext:

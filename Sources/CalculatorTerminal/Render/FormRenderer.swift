@@ -15,20 +15,22 @@ struct FormRenderer: Sendable {
   /// The first line: the program and its engine.
   var title: String
 
-  /// The key help: every key the form binds (``FormAction``), in two lines of at most 80 columns.
+  /// The key help: every key the form binds (``FormAction``), in two lines of at most 80 columns. The first
+  /// starts with how to quit, and stays on screen however small the window (see ``render(_:results:tick:size:)``).
   static let help = [
-    "Tab, Enter or ↓ next field · Shift-Tab or ↑ previous · digits and - type",
-    "← → Home End move · Backspace Delete erase · Ctrl-Z suspend · q Esc Ctrl-C quit",
+    "q Esc Ctrl-C quit · Tab, Enter or ↓ next field · Shift-Tab or ↑ previous",
+    "type an integer · ← → Home End move · Backspace Delete erase · Ctrl-Z suspend",
   ]
-  /// Columns inside a field's brackets.
-  static let fieldWidth = FieldState.maximumLength
+  /// Columns inside a field's brackets: its longest text, and a cell for the cursor after it.
+  static let fieldWidth = FieldState.maximumLength + 1
   /// Where a field's text starts: after `"  › a ["`.
   static let fieldColumn = 7
 
   /// How a line gives way on a small screen: lower ranks are dropped first, bottom-most first.
   private enum Rank: Int, Comparable {
-    case blank, secondHelp, firstHelp, counts, panelHeader, title
-    /// Fields and results: never dropped; when they do not fit, the frame asks for a larger window.
+    case blank, secondHelp, counts, panelHeader, title
+    /// Fields, results, and the help line that says how to quit: never dropped; when they do not fit, the frame
+    /// asks for a larger window.
     case essential
 
     static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -43,10 +45,11 @@ struct FormRenderer: Sendable {
   /// With more results than panels (the designs side by side on one input), the one panel's fields come first,
   /// then each result under its label, with its counts on the next line.
   ///
-  /// On a small screen, lines give way in a fixed order — blank lines, the second and then the first help line,
-  /// the counts, the panel headers, the title — and a line too wide is cut at a word boundary, ending in `…`.
-  /// When the fields and results themselves do not fit (fewer rows than they need, or fewer than
-  /// ``minimumColumns`` columns), the frame says `enlarge the window` instead.
+  /// On a small screen, lines give way in a fixed order — blank lines, the second help line, the counts, the
+  /// panel headers, the title — and a line too wide is cut at a word boundary, ending in `…`; the first help line,
+  /// which starts with how to quit, stays. When the fields, results and that line do not fit (fewer rows than
+  /// they need, or fewer than ``minimumColumns`` columns), the frame says `enlarge the window` instead, and how
+  /// to quit.
   func render(_ form: FormState, results: [PanelResult], tick: Int, size: TerminalSize? = nil) -> Frame {
     var lines: [(line: StyledLine, rank: Rank)] = [(StyledLine(title, style: .title), .title), (StyledLine(), .blank)]
     var cursorLine: (index: Int, column: Int)?
@@ -85,7 +88,7 @@ struct FormRenderer: Sendable {
       lines.removeLast()
     }
     lines.append((StyledLine(), .blank))
-    lines.append((StyledLine(Self.help[0], style: .hint), .firstHelp))
+    lines.append((StyledLine(Self.help[0], style: .hint), .essential))
     lines.append((StyledLine(Self.help[1], style: .hint), .secondHelp))
     guard let size else {
       return Frame(
@@ -107,7 +110,7 @@ struct FormRenderer: Sendable {
     }
     guard kept.count <= size.rows, size.columns >= minimumColumns else {
       let essential = all.filter { $0.rank == .essential }.count
-      let message = ["enlarge the window", "(at least \(minimumColumns) × \(essential))"]
+      let message = ["q quits; enlarge the window", "(at least \(minimumColumns) × \(essential))"]
       return Frame(lines: message.prefix(max(size.rows, 0)).map { StyledLine($0).cutAtWord(to: size.columns) })
     }
     let cursor = cursorLine.flatMap { cursor in
@@ -116,7 +119,7 @@ struct FormRenderer: Sendable {
     return Frame(lines: kept.map { all[$0].line.cutAtWord(to: size.columns) }, cursor: cursor)
   }
 
-  /// `  › a [12-3        ]  a: '12-3' is not an integer; still using 12`
+  /// `  › a [12-3        ]  not an integer; still using 12`
   private func fieldLine(_ field: FieldState, focused: Bool) -> StyledLine {
     let padding = String(repeating: " ", count: max(Self.fieldWidth - field.text.count, 0))
     var line = StyledLine("  ")
