@@ -132,10 +132,8 @@ struct FormSessionTests {
     try await clock.lockstep {
       let options = try CalcOptions.parse([]).resolved(interactive: true)
       let panels = options.makeScreens(clock: clock)
-      #expect(panels.map(\.design) == CalculatorDesign.allCases)
-      let harness = SessionHarness(
-        models: panels.map(\.model), labels: panels.map(\.design.rawValue), counts: panels.map(\.counts),
-        clock: clock)
+      #expect(panels.map(\.label) == ["pipeline", "debounce", "task", "shared", "shared 2"])
+      let harness = Self.sideBySide(panels, clock: clock)
       harness.type("1")
       harness.type([.tab, .character("2")])
       await clock.advance(by: .zero)
@@ -152,21 +150,75 @@ struct FormSessionTests {
       await clock.advance(by: .seconds(1))
       await harness.waitForScreen { $0[7] == "    debounce  = 21" && $0[9] == "    task      = 21" }
       #expect(
-        Array(harness.screen[5...12]) == [
+        Array(harness.screen[5...14]) == [
           "    pipeline  = 21",
-          "              2 started · 0 cancelled · 2 shown",
+          "              2 started = 0 cancelled + 0 superseded + 2 shown + 0 running",
           "    debounce  = 21",
-          "              1 started · 0 cancelled · 1 shown",
+          "              1 started = 0 cancelled + 0 superseded + 1 shown + 0 running",
           "    task      = 21",
-          "              2 started · 1 cancelled · 1 shown",
+          "              2 started = 1 cancelled + 0 superseded + 1 shown + 0 running",
           "    shared    = 21",
-          "              2 started · 1 cancelled · 1 shown",
+          "              2 started = 1 cancelled + 0 superseded + 1 shown + 0 running",
+          "    shared 2  = 21",
+          "              another screen on shared's one calculation: nothing more runs",
         ])
       #expect(models(panels).allSatisfy { $0.input == Input(a: 1, b: 20) })
     }
   }
 
   private func models(_ panels: [DesignScreen]) -> [CalculatorModel] { panels.map(\.model) }
+
+  /// A harness showing `panels` side by side, as `--engine all` does.
+  private static func sideBySide(_ panels: [DesignScreen], clock: TestClock) -> SessionHarness {
+    SessionHarness(
+      models: panels.map(\.model), labels: panels.map(\.label), counts: panels.map(\.shownCounts),
+      notes: panels.map(\.note), clock: clock)
+  }
+
+  /// The numbers of a counts line, `started = cancelled + superseded + shown + running`, if it is one.
+  nonisolated static func counts(_ line: String) -> [Int]? {
+    let numbers = line.split(separator: " ").compactMap { Int($0) }
+    return line.contains(" started = ") && numbers.count == 5 ? numbers : nil
+  }
+
+  @Test(
+    "--engine all: the counts add up on every line, whatever the typing speed",
+    arguments: ["123456789123456789", "1234567891234567891"])
+  func countsAddUp(burst: String) async throws {
+    let clock = TestClock()
+    try await clock.lockstep {
+      var options = try CalcOptions.parse([]).resolved(interactive: true)
+      options.delay = .milliseconds(20)
+      let panels = options.makeScreens(clock: clock)
+      let harness = Self.sideBySide(panels, clock: clock)
+      harness.type("1")
+      harness.type([.tab])
+      // A paste: keys as fast as they come, a model event now and then, time moving in small steps.
+      for (index, digit) in burst.enumerated() {
+        harness.type(String(digit))
+        if index % 3 == 0 {
+          await clock.advance(by: .milliseconds(7))
+          await harness.roundTrip(.resized(TerminalSize(rows: 30, columns: 100)))
+          for line in harness.screen {
+            guard let numbers = Self.counts(line) else { continue }
+            #expect(numbers[0] == numbers[1...].reduce(0, +), "\(line)")
+          }
+        }
+      }
+      await clock.advance(by: .seconds(2))
+      let sum = 1 + Int(burst)!
+      await harness.waitForScreen { screen in
+        screen.filter { $0.hasSuffix(" = \(sum)") }.count == 5
+          && screen.compactMap(Self.counts).allSatisfy { $0[4] == 0 }
+      }
+      let lines = harness.screen.compactMap(Self.counts)
+      #expect(lines.count == 4)
+      for numbers in lines {
+        #expect(numbers[0] == numbers[1] + numbers[2] + numbers[3], "\(numbers)")
+        #expect(numbers[4] == 0)
+      }
+    }
+  }
 
   @Test(
     "q and Escape quit with 0, Ctrl-C with 130, the end of input with 0",

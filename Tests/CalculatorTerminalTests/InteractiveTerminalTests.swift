@@ -105,9 +105,10 @@ struct InteractiveTerminalTests {
     }
     try tmux.send("0", literal: true)  // b = 20 while task and shared compute 1 + 2: both cancel it
     let screen = try await tmux.waitForScreen("21 from every design") { screen in
-      Self.trimmed(screen).filter { $0.hasSuffix("  = 21") }.count == 4
+      Self.trimmed(screen).filter { $0.hasSuffix("  = 21") }.count == 5
     }
-    #expect(Self.trimmed(screen).contains("              2 started · 1 cancelled · 1 shown"))
+    #expect(
+      Self.trimmed(screen).contains("              2 started = 1 cancelled + 0 superseded + 1 shown + 0 running"))
     // The README shows this very screen, for this command line.
     let pictured = ReadmeTests.block(after: "`swift run calc`, after typing `1`, Tab, `2` and, while")
     #expect(!pictured.isEmpty, "the README's picture of the four designs was not found")
@@ -116,6 +117,35 @@ struct InteractiveTerminalTests {
     try tmux.send("q", literal: true)
     try await tmux.waitForScreen("calc to exit") { $0.contains("calc exited 0") }
     Self.expectRestored(tmux)
+  }
+
+  @Test(
+    "a fast paste into the four designs: every line's counts add up while they run and after",
+    arguments: ["123456789123456789", "1234567891234567891"])
+  func pasteCountsAddUp(burst: String) async throws {
+    let tmux = try Tmux(script: Self.script("--delay 50ms --debounce 200ms"))
+    defer { tmux.close() }
+    try await tmux.waitForScreen("the form") { $0.contains(Self.help) }
+    try tmux.send("1", literal: true)
+    try tmux.send("Tab")
+    try tmux.send(burst, literal: true)
+    func counts(_ screen: [String]) -> [[Int]] { Self.trimmed(screen).compactMap(FormSessionTests.counts) }
+    var seen = 0
+    let sum = "= \(1 + Int(burst)!)"
+    let screen = try await tmux.waitForScreen("every design's sum, nothing running") { screen in
+      // On every screen captured on the way, each line adds up.
+      for numbers in counts(screen) {
+        #expect(numbers[0] == numbers[1...].reduce(0, +), "\(numbers)")
+        seen += 1
+      }
+      return screen.filter { $0.hasSuffix(sum) }.count == 5 && counts(screen).allSatisfy { $0[4] == 0 }
+    }
+    #expect(seen >= 4)
+    let final = counts(screen)
+    #expect(final.count == 4)
+    #expect(final.allSatisfy { $0[0] == $0[1] + $0[2] + $0[3] && $0[0] > 0 }, "\(final)")
+    try tmux.send("q", literal: true)
+    try await tmux.waitForScreen("calc to exit") { $0.contains("calc exited 0") }
   }
 
   @Test("Ctrl-Z gives the terminal back to the shell as it was; fg resumes the form, repainted, in raw mode")
@@ -277,7 +307,8 @@ struct InteractiveTerminalTests {
     try tmux.send("BSpace", "BSpace", "BSpace", "BSpace", "BSpace")
     try tmux.send("1,000", literal: true)
     screen = try await tmux.waitForScreen("1,000 refused") {
-      $0.contains { $0.hasSuffix("]  not an integer; still using 1") }
+      $0.contains { $0.hasPrefix("  › b [1,000 ") && $0.hasSuffix("]  not an integer; still using 1") }
+        && Self.trimmed($0).contains("    = 8")
     }
     #expect(Self.trimmed(screen).contains("    = 8"))
     try tmux.send("BSpace", "BSpace", "BSpace", "BSpace", "BSpace")

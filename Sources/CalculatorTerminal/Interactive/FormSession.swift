@@ -30,6 +30,8 @@ final class FormSession {
   let labels: [String]?
   /// Each result line's calculation counts, when it shows them (`nil` for a line that does not).
   let counts: [CalculationCounts?]
+  /// What a line without counts says under it instead, if anything.
+  let notes: [String?]
   /// What each result line shows: its model's answer when last read.
   private var results: [PanelResult]
   /// What each counted line's calculations came to.
@@ -68,16 +70,19 @@ final class FormSession {
   /// Creates a session with one panel per model, or with `labels` (one per model) the models side by side under
   /// one pair of fields, each result line showing its `counts` when given.
   init(
-    models: [CalculatorModel], labels: [String]? = nil, counts: [CalculationCounts?] = [], title: String,
+    models: [CalculatorModel], labels: [String]? = nil, counts: [CalculationCounts?] = [], notes: [String?] = [],
+    title: String,
     size: TerminalSize, colour: Bool, clock: some Clock<Duration>, write: @escaping (String) -> Void,
     suspend: @escaping () -> Void = {}
   ) {
     precondition(!models.isEmpty, "a form needs at least one model")
     precondition(labels.map { $0.count == models.count } ?? true, "one label per model")
     precondition(counts.isEmpty || counts.count == models.count, "counts: one per model, or none")
+    precondition(notes.isEmpty || notes.count == models.count, "notes: one per model, or none")
     self.models = models
     self.labels = labels
     self.counts = counts.isEmpty ? Array(repeating: nil, count: models.count) : counts
+    self.notes = notes.isEmpty ? Array(repeating: nil, count: models.count) : notes
     results = models.map(Self.answer)
     tallies = Array(repeating: Tally(), count: models.count)
     form = FormState(panelCount: labels == nil ? models.count : 1)
@@ -188,6 +193,7 @@ final class FormSession {
     let lines = results.indices.map { index in
       var result = results[index]
       result.label = labels?[index]
+      result.note = notes[index]
       if let counts = counts[index] {
         let tally = tallies[index]
         result.counts = .init(

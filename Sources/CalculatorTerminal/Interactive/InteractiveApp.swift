@@ -31,20 +31,24 @@ struct InteractiveApp {
     defer { reader.stop() }
     let sideBySide = options.engine == .all
     let session = FormSession(
-      models: panels.map(\.model), labels: sideBySide ? panels.map(\.design.rawValue) : nil,
-      counts: sideBySide ? panels.map(\.counts) : [], title: title,
+      models: panels.map(\.model), labels: sideBySide ? panels.map(\.label) : nil,
+      counts: sideBySide ? panels.map(\.shownCounts) : [], notes: sideBySide ? panels.map(\.note) : [],
+      title: title,
       size: TerminalSize.of(descriptor: Platform.standardOutput), colour: colour,
       clock: ContinuousClock(), write: { TerminalRestorer.write($0) }, suspend: { RawMode.suspend() })
     return await session.run(keys: keys)
   }
 
-  /// `calc · the slow calculator · engine task · delay 1s`; with `all`,
-  /// `calc · the four designs side by side · debounce 1s · delay 0s/0s/1s/1s`.
+  /// `calc · the slow calculator · engine task · delay 1s`; with `all`, two lines:
+  /// `calc · the four designs side by side on one input` and
+  /// `delay: pipeline 0s · debounce 0s after 1s of quiet · task 1s · shared 1s`.
   var title: String {
     guard case .design(let design) = options.engine else {
-      let delays = CalculatorDesign.allCases.map { Self.words(options.delay(for: $0)) }
-      return "calc · the four designs side by side · debounce \(Self.words(options.debounce)) · delay "
-        + delays.joined(separator: "/")
+      let delays = CalculatorDesign.allCases.map { design in
+        let delay = "\(design.rawValue) \(Self.words(options.delay(for: design)))"
+        return design == .debounce ? delay + " after \(Self.words(options.debounce)) of quiet" : delay
+      }
+      return "calc · the four designs side by side on one input\ndelay: " + delays.joined(separator: " · ")
     }
     var parts = ["calc · the slow calculator", "engine \(design.rawValue)"]
     if design == .debounce { parts.append("debounce \(Self.words(options.debounce))") }

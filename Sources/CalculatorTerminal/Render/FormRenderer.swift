@@ -12,7 +12,7 @@ import Calculator
 /// // lines: "calc · engine pipeline", "", "  › a [12 …]", "    b [30 …]", "    = 42", "", "Tab, Enter or ↓ move · …"
 /// ```
 struct FormRenderer: Sendable {
-  /// The first line: the program and its engine.
+  /// The first line: the program and its engine; lines after a `\n` follow it in the hint style.
   var title: String
 
   /// The key help: every key the form binds (``FormAction``), in two lines of at most 80 columns. The first
@@ -51,7 +51,10 @@ struct FormRenderer: Sendable {
   /// they need, or fewer than ``minimumColumns`` columns), the frame says `enlarge the window` instead, and how
   /// to quit.
   func render(_ form: FormState, results: [PanelResult], tick: Int, size: TerminalSize? = nil) -> Frame {
-    var lines: [(line: StyledLine, rank: Rank)] = [(StyledLine(title, style: .title), .title), (StyledLine(), .blank)]
+    var lines: [(line: StyledLine, rank: Rank)] = title.split(separator: "\n").enumerated().map { index, text in
+      (StyledLine(String(text), style: index == 0 ? .title : .hint), .title)
+    }
+    lines.append((StyledLine(), .blank))
     var cursorLine: (index: Int, column: Int)?
     func addFields(of panel: FormState.Panel, index: Int) {
       for name in FormState.FieldName.allCases {
@@ -66,11 +69,15 @@ struct FormRenderer: Sendable {
       let width = results.compactMap { $0.label?.count }.max() ?? 0
       for result in results {
         lines.append((resultLine(result, tick: tick, label: result.label.map { $0.padding(to: width) }), .essential))
+        let indent = "    " + String(repeating: " ", count: width + 2)
         if let counts = result.counts {
+          // Every calculation started is in one of the four, so the line adds up whatever the typing speed.
           let text =
-            "    " + String(repeating: " ", count: width + 2)
-            + "\(counts.started) started · \(counts.cancelled) cancelled · \(counts.shown) shown"
-          lines.append((StyledLine(text, style: .hint), .counts))
+            "\(counts.started) started = \(counts.cancelled) cancelled + \(counts.superseded) superseded"
+            + " + \(counts.shown) shown + \(counts.running) running"
+          lines.append((StyledLine(indent + text, style: .hint), .counts))
+        } else if let note = result.note {
+          lines.append((StyledLine(indent + note, style: .hint), .counts))
         }
       }
     } else {

@@ -20,6 +20,8 @@ struct PanelResult: Equatable, Sendable {
   var label: String?
   /// Shown under the result line, when given.
   var counts: Counts?
+  /// Shown under the result line instead, when there are no counts: what the line is.
+  var note: String?
 
   /// Creates a result view from a model's ``CalculatorModel/status`` and ``CalculatorModel/result``.
   init(status: CalculatorStatus, last: Int? = nil) {

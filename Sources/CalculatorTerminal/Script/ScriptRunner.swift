@@ -124,10 +124,10 @@ struct ScriptRunner {
     }
   }
 
-  /// The panels whose status the script prints and edits go to: the first (the others of `shared` show the same
-  /// calculation), or with `--engine all` one per design.
+  /// The screens whose status the script prints and edits go to: the first (the second of `shared` shows the
+  /// same calculation), or with `--engine all` the first of each design.
   private func shownPanels(_ panels: [DesignScreen]) -> [DesignScreen] {
-    options.engine == .all ? panels : [panels[0]]
+    options.engine == .all ? panels.filter { $0.screen == 0 } : [panels[0]]
   }
 
   /// The engine name an event line carries: only with `--engine all`.

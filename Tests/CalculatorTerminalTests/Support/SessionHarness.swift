@@ -20,7 +20,7 @@ final class SessionHarness {
 
   /// A session with one panel per model, or with `labels` the models side by side (`--engine all`).
   init(
-    models: [CalculatorModel], labels: [String]? = nil, counts: [CalculationCounts?] = [],
+    models: [CalculatorModel], labels: [String]? = nil, counts: [CalculationCounts?] = [], notes: [String?] = [],
     size: TerminalSize = .init(rows: 30, columns: 100), clock: TestClock = TestClock()
   ) {
     let (stream, continuation) = AsyncStream.makeStream(of: TerminalEvent.self)
@@ -28,7 +28,8 @@ final class SessionHarness {
     self.output = output
     keys = continuation
     session = FormSession(
-      models: models, labels: labels, counts: counts, title: "calc", size: size, colour: true, clock: clock,
+      models: models, labels: labels, counts: counts, notes: notes, title: "calc", size: size, colour: true,
+      clock: clock,
       write: { output.terminal.apply($0) })
     events = session.events(keys: stream).makeAsyncIterator()
     // The first frame, as `run(keys:)` draws it.
