@@ -83,6 +83,15 @@ struct CalcScriptEndToEndTests {
     }
   }
 
+  @Test("a script line with bytes that are not UTF-8 is echoed with them escaped; b +2 reads as in the form")
+  func invalidUTF8() throws {
+    let calc = try #require(Shell.calcExecutable(), "the calc executable is not built next to the tests")
+    let result = Shell.run(#"printf 'a 1\nb \377\nb +2\n' | "# + Shell.quote(calc) + " --clock virtual 2>&1")
+    #expect(result.output.contains(#"calc: line 2: 'b \xff': '\xff' is not an integer"#), "\(result.output)")
+    #expect(result.output.hasSuffix("0.000 result 3\n"), "\(result.output)")
+    #expect(result.status == 1)
+  }
+
   @Test("--help and --version")
   func helpAndVersion() throws {
     let help = try calc("", "--help")
