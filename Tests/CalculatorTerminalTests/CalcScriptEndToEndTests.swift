@@ -15,7 +15,7 @@ struct CalcScriptEndToEndTests {
     "each engine on the fast-typing timeline, in virtual time",
     arguments: [
       ("pipeline", "0.000 computing\n0.000 result 31\n0.500 computing\n0.500 result 42\n"),
-      ("debounce", "0.000 settling\n1.500 result 42\n"),
+      ("debounce", "0.000 settling\n1.500 computing\n1.500 result 42\n"),
       ("task", "0.000 computing\n1.500 result 42\n"),
       ("shared", "0.000 computing\n1.500 result 42\n"),
     ])
@@ -90,6 +90,27 @@ struct CalcScriptEndToEndTests {
     #expect(result.output.contains(#"calc: line 2: 'b \xff': '\xff' is not an integer"#), "\(result.output)")
     #expect(result.output.hasSuffix("0.000 result 3\n"), "\(result.output)")
     #expect(result.status == 1)
+  }
+
+  @Test(
+    "the same events on the real clock as on the virtual one, times aside",
+    arguments: ["--engine all", "--engine task --delay 0", "--engine debounce --debounce 300ms"])
+  func sameEventsOnBothClocks(arguments: String) throws {
+    let script = "b 30\na 1\nwait 0.5s\na 12\n"
+    // Each engine's events, in order, without their times.
+    func events(_ output: String) -> [String: [String]] {
+      var events: [String: [String]] = [:]
+      for line in output.split(separator: "\n") {
+        let words = line.split(separator: " ").dropFirst()
+        let engine = arguments.contains("all") ? String(words.first ?? "") : ""
+        events[engine, default: []].append(words.dropFirst(engine.isEmpty ? 0 : 1).joined(separator: " "))
+      }
+      return events
+    }
+    let real = try calc(script, arguments)
+    let virtual = try calc(script, arguments + " --clock virtual")
+    #expect(events(real.output) == events(virtual.output), "real:\n\(real.output)virtual:\n\(virtual.output)")
+    #expect(!virtual.output.isEmpty)
   }
 
   @Test("--help and --version")

@@ -26,12 +26,23 @@ extension CalcOptions {
   ///
   /// Each design's calculator is `SlowCalculator.live(delay: delay(for: design), clock: clock)`, counted.
   ///
-  /// - Parameter clock: The clock the calculators sleep on and the debounce waits on.
+  /// - Parameters:
+  ///   - clock: The clock the calculators sleep on and the debounce waits on.
+  ///   - onStart: Called on the main actor as each calculation starts, before it runs, with its design.
   @MainActor
-  func makeScreens(clock: some Clock<Duration>) -> [DesignScreen] {
+  func makeScreens(
+    clock: some Clock<Duration>, onStart: (@MainActor @Sendable (CalculatorDesign) -> Void)? = nil
+  ) -> [DesignScreen] {
     engine.designs.flatMap { design in
       let counts = CalculationCounts()
-      let calculator = counts.counting(.live(delay: delay(for: design), clock: clock))
+      var calculator = counts.counting(.live(delay: delay(for: design), clock: clock))
+      if let onStart {
+        let counted = calculator
+        calculator = SlowCalculator { input in
+          await onStart(design)
+          return try await counted.result(for: input)
+        }
+      }
       let engine = design.makeEngine(calculator: calculator, debounce: debounce, clock: clock)
       let screens = design == .shared ? 2 : 1
       return (0..<screens).map {

@@ -8,7 +8,10 @@ import RippleTesting
 /// With `--clock virtual`, the script is read to its end first, then played on a `TestClock` in
 /// `TestClock.lockstep`, which moves time only once every task has reacted, so the output is exact and instant;
 /// with the real clock, lines are played as they come, `wait` takes wall time and the times are measured.
-/// Either way a task watches the model with `Observed` and prints each status it sees. A bad line is reported
+/// Either way the events are the same: the status right after each edit, the status as each calculation starts
+/// (a watcher alone could miss a `computing` that ends at once), and each status a task watching the model with
+/// `Observed` sees — except that on the real clock lines with no `wait` between them are played as fast as they
+/// come, like a paste, where the virtual clock lets every task react to each line before the next. A bad line is reported
 /// on standard error with its number and text, skipped, and makes the exit status 1; the rest of the script
 /// still runs. At the end of input a calculation in flight is awaited and its outcome printed.
 ///
@@ -40,11 +43,18 @@ struct ScriptRunner {
   private func runVirtual(_ lines: [String]) async -> Int32 {
     let clock = TestClock()
     return await clock.lockstep {
-      let panels = options.makeScreens(clock: clock)
-      let shown = shownPanels(panels)
       let printer = EventPrinter(json: options.json, output: output)
-      // Besides the status right after each edit, the status each reaction ends with: a calculation without
-      // delay that a debounce starts is computing only within an instant, and is not shown.
+      let starts = CalculationStarts()
+      let panels = options.makeScreens(clock: clock, onStart: { starts.report($0) })
+      let shown = shownPanels(panels)
+      // Besides the status right after each edit, the status as each calculation starts, and every status a
+      // watcher sees, as on the real clock; held until the instant ends, so that within an instant each engine's
+      // events come together, in a fixed order.
+      starts.report = { design in
+        for panel in shown where panel.design == design {
+          printer.settle(panel.model.status, at: clock.now.offset, engine: label(panel))
+        }
+      }
       let watchers = watch(shown) { panel, status in
         printer.settle(status, at: clock.now.offset, engine: label(panel))
       }
@@ -79,9 +89,17 @@ struct ScriptRunner {
   /// it), printing each status when it happens.
   func runTimed<Lines: AsyncSequence<String, Never>, C: Clock<Duration>>(_ lines: Lines, clock: C) async -> Int32 {
     let start = clock.now
-    let panels = options.makeScreens(clock: clock)
-    let shown = shownPanels(panels)
     let printer = EventPrinter(json: options.json, output: output)
+    let starts = CalculationStarts()
+    let panels = options.makeScreens(clock: clock, onStart: { starts.report($0) })
+    let shown = shownPanels(panels)
+    // The status as each calculation starts: a watcher, which sees the latest status when it looks, would miss a
+    // `computing` that ends at once (the debounce's with no delay) as often as not, and the clocks would differ.
+    starts.report = { design in
+      for panel in shown where panel.design == design {
+        printer.show(panel.model.status, at: start.duration(to: clock.now), engine: label(panel))
+      }
+    }
     let watchers = watch(shown) { panel, status in
       printer.show(status, at: start.duration(to: clock.now), engine: label(panel))
     }
@@ -90,7 +108,11 @@ struct ScriptRunner {
     for await line in lines {
       number += 1
       switch parse(line, number: number) {
-      case .set(let field, let value)??: for panel in shown { set(field, to: value, in: panel.model) }
+      case .set(let field, let value)??:
+        for panel in shown { set(field, to: value, in: panel.model) }
+        // What the edit shows at once, as on the virtual clock: a calculation that ends before the watcher looks
+        // was still started.
+        for panel in shown { printer.show(panel.model.status, at: start.duration(to: clock.now), engine: label(panel)) }
       case .wait(let duration)??: try? await clock.sleep(for: duration)
       case nil?: break
       case nil: status = 1
@@ -157,6 +179,13 @@ struct ScriptRunner {
   }
 }
 
+/// Where a script's calculation starts are reported, once the screens that report them exist.
+@MainActor
+final class CalculationStarts {
+  /// Called with the design of each calculation that starts.
+  var report: (CalculatorDesign) -> Void = { _ in }
+}
+
 /// Prints each change of a result's status, once; with several engines (`--engine all`), each engine's changes,
 /// in time order and, within an instant, in the order the engines first appeared.
 @MainActor
@@ -167,8 +196,8 @@ final class EventPrinter {
   private var last: [String: CalculatorStatus] = [:]
   /// The engines in the order they first appeared.
   private var order: [String] = []
-  /// For each engine, the latest status of the instant ``settle(_:at:engine:)`` saw last, not printed yet.
-  private var pending: [String: (status: CalculatorStatus, time: Duration)] = [:]
+  /// For each engine, the statuses of the instant ``settle(_:at:engine:)`` saw last, not printed yet.
+  private var pending: [String: [(status: CalculatorStatus, time: Duration)]] = [:]
 
   init(json: Bool, output: @escaping (String) -> Void) {
     self.json = json
@@ -192,13 +221,14 @@ final class EventPrinter {
     }
   }
 
-  /// Notes `status` as `engine`'s latest at `time`, after printing what every engine held back from earlier
-  /// instants: each instant is shown as it ends, not the steps within it. Call ``flush()`` at the end.
+  /// Notes `status` of `engine` at `time`, after printing what every engine held back from earlier instants:
+  /// each instant is printed as it ends, engine by engine in the order they first appeared, every step of each.
+  /// Call ``flush()`` at the end.
   func settle(_ status: CalculatorStatus, at time: Duration, engine: String? = nil) {
-    if pending.values.contains(where: { $0.time != time }) {
+    if pending.values.contains(where: { $0.contains { $0.time != time } }) {
       flush(before: time)
     }
-    pending[key(engine)] = (status, time)
+    pending[key(engine), default: []].append((status, time))
   }
 
   /// Prints every status ``settle(_:at:engine:)`` holds back.
@@ -208,9 +238,11 @@ final class EventPrinter {
 
   private func flush(before time: Duration?) {
     for key in order {
-      guard let entry = pending[key], time.map({ entry.time < $0 }) ?? true else { continue }
+      guard let entries = pending[key], let first = entries.first, time.map({ first.time < $0 }) ?? true else {
+        continue
+      }
       pending[key] = nil
-      show(entry.status, at: entry.time, engine: key.isEmpty ? nil : key)
+      for entry in entries { show(entry.status, at: entry.time, engine: key.isEmpty ? nil : key) }
     }
   }
 
