@@ -80,6 +80,17 @@ struct FormRendererTests {
     #expect(VirtualTerminal.showing(frame)[3] == "  › b [30                      ]")
   }
 
+  @Test("a counts line adds up at 80 columns, however large its numbers")
+  func countsFit() {
+    var result = PanelResult(status: .result(3))
+    result.label = "pipeline"
+    result.counts = .init(started: 12_345, cancelled: 2345, superseded: 9000, shown: 999)
+    let frame = Self.renderer.render(
+      Self.form([]), results: [result, result], tick: 0, size: TerminalSize(rows: 30, columns: 80))
+    let line = VirtualTerminal.showing(frame, columns: 80)[6]
+    #expect(line == "    12345 started = 2345 cancelled + 9000 superseded + 999 shown + 1 running")
+  }
+
   @Test("with two panels, each has a heading, its fields and its result")
   func twoPanels() {
     let form = Self.form([.tab, .tab, .character("5")], panels: 2)

@@ -75,7 +75,9 @@ struct FormRenderer: Sendable {
           let text =
             "\(counts.started) started = \(counts.cancelled) cancelled + \(counts.superseded) superseded"
             + " + \(counts.shown) shown + \(counts.running) running"
-          lines.append((StyledLine(indent + text, style: .hint), .counts))
+          // Long counts give up the indent before any of their words, so that they still add up at 80 columns.
+          let line = indent.count + text.count <= 80 ? indent + text : "    " + text
+          lines.append((StyledLine(line, style: .hint), .counts))
         } else if let note = result.note {
           lines.append((StyledLine(indent + note, style: .hint), .counts))
         }
