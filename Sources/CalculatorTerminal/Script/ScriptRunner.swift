@@ -78,6 +78,7 @@ struct ScriptRunner {
       // The end of input: every calculation in flight ends.
       await clock.run()
       await stop(watchers)
+      starts.report = { _ in }  // it holds the screens, whose calculators hold it
       for panel in shown { printer.settle(panel.model.status, at: clock.now.offset, engine: label(panel)) }
       printer.flush()
       withExtendedLifetime(panels) {}
@@ -121,6 +122,7 @@ struct ScriptRunner {
     // The end of input: the watchers go on showing each design's events until no calculation is in flight.
     for await pending in Observed({ shown.contains { $0.model.status.isPending } }) where !pending { break }
     await stop(watchers)
+    starts.report = { _ in }  // it holds the screens, whose calculators hold it
     for panel in shown { printer.show(panel.model.status, at: start.duration(to: clock.now), engine: label(panel)) }
     withExtendedLifetime(panels) {}
     return status
