@@ -113,6 +113,21 @@ struct CalcScriptEndToEndTests {
     #expect(!virtual.output.isEmpty)
   }
 
+  @Test(
+    "--engine all: lines as fast as they come, and each design's counts add up at the end",
+    arguments: ["", "--clock virtual", "--delay 5ms --debounce 5ms"])
+  func countsAddUp(arguments: String) throws {
+    let burst = (1...19).map { "b \(String("1234567891234567891".prefix($0)))" }.joined(separator: "\n")
+    let result = try calc("a 1\n" + burst + "\n", "--engine all " + arguments)
+    let counts = result.output.split(separator: "\n").filter { $0.contains(" counts ") }
+    #expect(counts.count == 4, "\(result.output)")
+    for line in counts {
+      let numbers = line.split(separator: " ").compactMap { Int($0) }
+      #expect(numbers.count == 5 && numbers[0] == numbers[1...].reduce(0, +) && numbers[4] == 0, "\(line)")
+      #expect(numbers.count == 5 && numbers[0] > 0, "\(line)")
+    }
+  }
+
   @Test("--help and --version")
   func helpAndVersion() throws {
     let help = try calc("", "--help")

@@ -73,6 +73,10 @@ struct ScriptRunnerTests {
         3.000 task result 3
         3.000 shared result 3
         4.000 debounce result 3
+        4.000 pipeline counts 1 started = 0 cancelled + 0 superseded + 1 shown + 0 running
+        4.000 debounce counts 1 started = 0 cancelled + 0 superseded + 1 shown + 0 running
+        4.000 task counts 1 started = 0 cancelled + 0 superseded + 1 shown + 0 running
+        4.000 shared counts 1 started = 0 cancelled + 0 superseded + 1 shown + 0 running
 
         """)
     // Fast typing with each design's own delay: the pipeline shows every pair at once, the debounce waits for the
@@ -91,11 +95,19 @@ struct ScriptRunnerTests {
         1.500 debounce result 42
         1.500 task result 42
         1.500 shared result 42
+        2.500 pipeline counts 2 started = 0 cancelled + 0 superseded + 2 shown + 0 running
+        2.500 debounce counts 1 started = 0 cancelled + 0 superseded + 1 shown + 0 running
+        2.500 task counts 2 started = 1 cancelled + 0 superseded + 1 shown + 0 running
+        2.500 shared counts 2 started = 1 cancelled + 0 superseded + 1 shown + 0 running
 
         """)
     let json = try await run("a 1\nb 2\n", ["--engine", "all", "--json"])
     #expect(json.output.split(separator: "\n").first == #"{"time":0.000,"engine":"pipeline","event":"computing"}"#)
-    #expect(json.output.split(separator: "\n").count == 9)
+    #expect(json.output.split(separator: "\n").count == 13)
+    #expect(
+      json.output.split(separator: "\n").last
+        == #"{"time":1.000,"engine":"shared","event":"counts","started":1,"cancelled":0,"superseded":0,"shown":1,"running":0}"#
+    )
   }
 
   @Test("--engine all with lines as they come: at the end of input, every design's events still come, when they happen")
@@ -128,6 +140,10 @@ struct ScriptRunnerTests {
         0.200 pipeline result 3
         0.300 debounce computing
         0.500 debounce result 3
+        0.500 pipeline counts 1 started = 0 cancelled + 0 superseded + 1 shown + 0 running
+        0.500 debounce counts 1 started = 0 cancelled + 0 superseded + 1 shown + 0 running
+        0.500 task counts 1 started = 0 cancelled + 0 superseded + 1 shown + 0 running
+        0.500 shared counts 1 started = 0 cancelled + 0 superseded + 1 shown + 0 running
 
         """)
   }

@@ -34,8 +34,8 @@ final class FormSession {
   let notes: [String?]
   /// What each result line shows: its model's answer when last read.
   private var results: [PanelResult]
-  /// What each counted line's calculations came to.
-  private var tallies: [Tally]
+  /// Where each counted line's calculations went.
+  private var tallies: [CalculationTally]
   /// What the terminal shows.
   private var screen: Screen
   /// Spinner ticks since the spinner started.
@@ -57,16 +57,6 @@ final class FormSession {
   private let write: (String) -> Void
   private let suspend: () -> Void
 
-  /// Where a line's ended calculations went: cancelled, superseded (done, but the input had moved on, so its
-  /// outcome was never the line's), or shown; an ended one whose outcome the model has not reported yet waits in
-  /// `pending`, and counts as running.
-  private struct Tally {
-    var cancelled = 0
-    var superseded = 0
-    var shown = 0
-    var pending: [Input] = []
-  }
-
   /// Creates a session with one panel per model, or with `labels` (one per model) the models side by side under
   /// one pair of fields, each result line showing its `counts` when given.
   init(
@@ -84,7 +74,7 @@ final class FormSession {
     self.counts = counts.isEmpty ? Array(repeating: nil, count: models.count) : counts
     self.notes = notes.isEmpty ? Array(repeating: nil, count: models.count) : notes
     results = models.map(Self.answer)
-    tallies = Array(repeating: Tally(), count: models.count)
+    tallies = Array(repeating: CalculationTally(), count: models.count)
     form = FormState(panelCount: labels == nil ? models.count : 1)
     // The form starts from the models' numbers; from then on, the form is where they change.
     for panel in form.panels.indices { form.show(models[panel].input, inPanel: panel) }
@@ -188,16 +178,14 @@ final class FormSession {
   private func draw() {
     for index in models.indices {
       results[index] = Self.answer(models[index])
-      if let counts = counts[index] { account(counts.takeEnded(), onLine: index) }
+      if let counts = counts[index] { tallies[index].account(counts.takeEnded(), model: models[index]) }
     }
     let lines = results.indices.map { index in
       var result = results[index]
       result.label = labels?[index]
       result.note = notes[index]
       if let counts = counts[index] {
-        let tally = tallies[index]
-        result.counts = .init(
-          started: counts.started, cancelled: tally.cancelled, superseded: tally.superseded, shown: tally.shown)
+        result.counts = tallies[index].counts(started: counts.started)
       }
       return result
     }
@@ -211,26 +199,5 @@ final class FormSession {
     drawn = now
     let output = screen.draw(renderer.render(form, results: lines, tick: tick, size: screen.size))
     if !output.isEmpty { write(output) }
-  }
-
-  /// Sorts the calculations that ended on line `index`: cancelled; done for an input the line no longer has
-  /// (superseded); done and shown, once the model's outcome is theirs; otherwise still pending.
-  private func account(_ ended: [CalculationCounts.Ended], onLine index: Int) {
-    var tally = tallies[index]
-    for calculation in ended {
-      if calculation.cancelled { tally.cancelled += 1 } else { tally.pending.append(calculation.input) }
-    }
-    let model = models[index]
-    tally.pending.removeAll { input in
-      if input != model.input {
-        tally.superseded += 1
-      } else if model.outcome?.input == input {
-        tally.shown += 1
-      } else {
-        return false
-      }
-      return true
-    }
-    tallies[index] = tally
   }
 }

@@ -44,6 +44,7 @@ struct ScriptRunner {
     let clock = TestClock()
     return await clock.lockstep {
       let printer = EventPrinter(json: options.json, output: output)
+      let tallies = Tallies()
       let starts = CalculationStarts()
       let panels = options.makeScreens(clock: clock, onStart: { starts.report($0) })
       let shown = shownPanels(panels)
@@ -52,10 +53,14 @@ struct ScriptRunner {
       // events come together, in a fixed order.
       starts.report = { design in
         for panel in shown where panel.design == design {
+          tallies.account(panel)
+
           printer.settle(panel.model.status, at: clock.now.offset, engine: label(panel))
         }
       }
       let watchers = watch(shown) { panel, status in
+        tallies.account(panel)
+
         printer.settle(status, at: clock.now.offset, engine: label(panel))
       }
       var status: Int32 = 0
@@ -69,7 +74,10 @@ struct ScriptRunner {
           for panel in shown { set(field, to: value, in: panel.model) }
           // What the edit shows at once (computing, say), after what the instant showed before it.
           printer.flush()
-          for panel in shown { printer.show(panel.model.status, at: clock.now.offset, engine: label(panel)) }
+          for panel in shown {
+            tallies.account(panel)
+            printer.show(panel.model.status, at: clock.now.offset, engine: label(panel))
+          }
           await clock.advance(by: .zero)  // every task reacts to the edit before the next line
         case .wait(let duration)?: await clock.advance(by: duration)
         case nil: break
@@ -79,8 +87,12 @@ struct ScriptRunner {
       await clock.run()
       await stop(watchers)
       starts.report = { _ in }  // it holds the screens, whose calculators hold it
-      for panel in shown { printer.settle(panel.model.status, at: clock.now.offset, engine: label(panel)) }
+      for panel in shown {
+        tallies.account(panel)
+        printer.settle(panel.model.status, at: clock.now.offset, engine: label(panel))
+      }
       printer.flush()
+      printCounts(shown, tallies: tallies, printer: printer, at: clock.now.offset)
       withExtendedLifetime(panels) {}
       return status
     }
@@ -91,6 +103,7 @@ struct ScriptRunner {
   func runTimed<Lines: AsyncSequence<String, Never>, C: Clock<Duration>>(_ lines: Lines, clock: C) async -> Int32 {
     let start = clock.now
     let printer = EventPrinter(json: options.json, output: output)
+    let tallies = Tallies()
     let starts = CalculationStarts()
     let panels = options.makeScreens(clock: clock, onStart: { starts.report($0) })
     let shown = shownPanels(panels)
@@ -98,10 +111,14 @@ struct ScriptRunner {
     // `computing` that ends at once (the debounce's with no delay) as often as not, and the clocks would differ.
     starts.report = { design in
       for panel in shown where panel.design == design {
+        tallies.account(panel)
+
         printer.show(panel.model.status, at: start.duration(to: clock.now), engine: label(panel))
       }
     }
     let watchers = watch(shown) { panel, status in
+      tallies.account(panel)
+
       printer.show(status, at: start.duration(to: clock.now), engine: label(panel))
     }
     var status: Int32 = 0
@@ -113,7 +130,10 @@ struct ScriptRunner {
         for panel in shown { set(field, to: value, in: panel.model) }
         // What the edit shows at once, as on the virtual clock: a calculation that ends before the watcher looks
         // was still started.
-        for panel in shown { printer.show(panel.model.status, at: start.duration(to: clock.now), engine: label(panel)) }
+        for panel in shown {
+          tallies.account(panel)
+          printer.show(panel.model.status, at: start.duration(to: clock.now), engine: label(panel))
+        }
       case .wait(let duration)??: try? await clock.sleep(for: duration)
       case nil?: break
       case nil: status = 1
@@ -123,9 +143,19 @@ struct ScriptRunner {
     for await pending in Observed({ shown.contains { $0.model.status.isPending } }) where !pending { break }
     await stop(watchers)
     starts.report = { _ in }  // it holds the screens, whose calculators hold it
-    for panel in shown { printer.show(panel.model.status, at: start.duration(to: clock.now), engine: label(panel)) }
+    for panel in shown {
+      tallies.account(panel)
+      printer.show(panel.model.status, at: start.duration(to: clock.now), engine: label(panel))
+    }
+    printCounts(shown, tallies: tallies, printer: printer, at: start.duration(to: clock.now))
     withExtendedLifetime(panels) {}
     return status
+  }
+
+  /// With `--engine all`, prints where each design's calculations went: `<seconds> <engine> counts …`.
+  private func printCounts(_ shown: [DesignScreen], tallies: Tallies, printer: EventPrinter, at time: Duration) {
+    guard options.engine == .all else { return }
+    for panel in shown { printer.counts(tallies.counts(panel), at: time, engine: panel.design.rawValue) }
   }
 
   /// Starts one task per panel that calls `report` with each status of the panel's model it sees.
@@ -181,6 +211,23 @@ struct ScriptRunner {
   }
 }
 
+/// Where each design's calculations went (``CalculationTally``), sorted each time the script reports the design.
+@MainActor
+final class Tallies {
+  private var tallies: [CalculatorDesign: CalculationTally] = [:]
+
+  /// Sorts what ended of `screen`'s calculations against its model now.
+  func account(_ screen: DesignScreen) {
+    tallies[screen.design, default: CalculationTally()].account(screen.counts.takeEnded(), model: screen.model)
+  }
+
+  /// `screen`'s counts, after sorting what ended.
+  func counts(_ screen: DesignScreen) -> PanelResult.Counts {
+    account(screen)
+    return tallies[screen.design, default: CalculationTally()].counts(started: screen.counts.started)
+  }
+}
+
 /// Where a script's calculation starts are reported, once the screens that report them exist.
 @MainActor
 final class CalculationStarts {
@@ -220,6 +267,24 @@ final class EventPrinter {
       output(Self.json(status, at: time, engine: engine))
     } else {
       output("\(DurationText.seconds(time)) \(engine.map { "\($0) " } ?? "")\(status)\n")
+    }
+  }
+
+  /// Prints `engine`'s counts at `time`, after every status held back:
+  /// `1.500 task counts 2 started = 1 cancelled + 0 superseded + 1 shown + 0 running`, or with `--json`
+  /// `{"time":1.500,"engine":"task","event":"counts","started":2,"cancelled":1,"superseded":0,"shown":1,"running":0}`.
+  func counts(_ counts: PanelResult.Counts, at time: Duration, engine: String) {
+    flush()
+    if json {
+      let fields =
+        #""started":\#(counts.started),"cancelled":\#(counts.cancelled),"superseded":\#(counts.superseded),"#
+        + #""shown":\#(counts.shown),"running":\#(counts.running)"#
+      output(
+        #"{"time":\#(DurationText.seconds(time)),"engine":\#(Self.quoted(engine)),"event":"counts",\#(fields)}"# + "\n")
+    } else {
+      output(
+        "\(DurationText.seconds(time)) \(engine) counts \(counts.started) started = \(counts.cancelled) cancelled"
+          + " + \(counts.superseded) superseded + \(counts.shown) shown + \(counts.running) running\n")
     }
   }
 
