@@ -23,15 +23,15 @@ import Ripple
 @MainActor
 final class FormSession {
   /// The view state.
-  private(set) var form: FormState
+  private var form: FormState
   /// One model per result line.
-  let models: [CalculatorModel]
+  private let models: [CalculatorModel]
   /// Each result line's label when the models are shown side by side on one input; `nil` for a panel each.
-  let labels: [String]?
+  private let labels: [String]?
   /// Each result line's calculation counts, when it shows them (`nil` for a line that does not).
-  let counts: [CalculationCounts?]
+  private let counts: [CalculationCounts?]
   /// What a line without counts says under it instead, if anything.
-  let notes: [String?]
+  private let notes: [String?]
   /// What each result line shows: its model's answer when last read.
   private var results: [PanelResult]
   /// Where each counted line's calculations went.
