@@ -320,6 +320,19 @@ struct InteractiveTerminalTests {
     try await tmux.waitForScreen("calc to exit") { $0.contains("calc exited 0") }
   }
 
+  @Test("at 80 columns, a number out of range says so beside its field, with the number still used")
+  func outOfRangeAt80Columns() async throws {
+    let tmux = try Tmux(script: Self.script("--engine task --delay 0"), columns: 80, rows: 24)
+    defer { tmux.close() }
+    try await tmux.waitForScreen("the form") { $0.contains { $0.hasPrefix("q Esc Ctrl-C quit") } }
+    try tmux.send(String(Int.min) + "999", literal: true)
+    try await tmux.waitForScreen("the whole message") {
+      $0.contains { $0.hasSuffix("]  out of range; still using -9223372036854775808") && $0.count <= 80 }
+    }
+    try tmux.send("q", literal: true)
+    try await tmux.waitForScreen("calc to exit") { $0.contains("calc exited 0") }
+  }
+
   @Test(
     "the four designs in small windows: how to quit stays on screen",
     arguments: [(50, 24), (50, 12), (80, 10), (40, 9)])
