@@ -3,8 +3,8 @@ import Calculator
 /// Draws the form — title, each panel's fields and result, the key help — as a ``Frame``.
 ///
 /// It is a pure function of the view state, the models' results and the spinner's tick, so tests draw its frames
-/// through a ``Screen`` into a terminal emulator and read what it shows. The focused field is marked with `›` (and in colour when colour is
-/// on), and the frame's cursor stands at its text cursor.
+/// through a ``Screen`` into a terminal emulator and read what it shows. The focused field is marked with `›` (and
+/// in colour when colour is on), and the frame's cursor stands at its text cursor.
 ///
 /// ```swift
 /// let renderer = FormRenderer(title: "calc · engine pipeline")

@@ -11,9 +11,10 @@ import RippleTesting
 /// Either way the events are the same: the status right after each edit, the status as each calculation starts
 /// (a watcher alone could miss a `computing` that ends at once), and each status a task watching the model with
 /// `Observed` sees — except that on the real clock lines with no `wait` between them are played as fast as they
-/// come, like a paste, where the virtual clock lets every task react to each line before the next. A bad line is reported
-/// on standard error with its number and text, skipped, and makes the exit status 1; the rest of the script
-/// still runs. At the end of input a calculation in flight is awaited and its outcome printed.
+/// come, like a paste, where the virtual clock lets every task react to each line before the next. A bad line is
+/// reported on standard error with its number and text, skipped, and makes the exit status 1; the rest of the
+/// script still runs. At the end of input a calculation in flight is awaited and its outcome printed, and with
+/// `--engine all` each design's counts (``CalculationTally``).
 ///
 /// ```
 /// $ printf 'b 30\na 1\nwait 0.5s\na 12\nwait 2s\n' | calc --engine task --clock virtual
