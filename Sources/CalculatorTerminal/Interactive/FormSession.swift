@@ -194,7 +194,8 @@ final class FormSession {
     // stopped them, as they happened.
     if computing && !spinning { tick = 0 }
     spinning = computing
-    let now = Drawn(form: form, lines: lines, tick: tick)
+    // A tick that comes after the spinner stopped changes nothing on screen.
+    let now = Drawn(form: form, lines: lines, tick: computing ? tick : 0)
     guard now != drawn else { return }
     drawn = now
     let output = screen.draw(renderer.render(form, results: lines, tick: tick, size: screen.size))
