@@ -15,7 +15,6 @@ struct CalcOptionsTests {
     for (engine, delay) in [(CalculatorDesign.debounce, Duration.zero), (.task, .seconds(1)), (.shared, .seconds(1))] {
       #expect(options.delay(for: engine) == delay)
     }
-    #expect(options.delay(for: CalcOptions.Engine.all) == .seconds(1))  // the longest of the four
     // Without --engine: the four designs side by side in the form, the pipeline for a script.
     #expect(try options.resolved(interactive: true).engine == .all)
     #expect(try options.resolved(interactive: false).engine == .design(.pipeline))

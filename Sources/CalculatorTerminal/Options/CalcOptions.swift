@@ -85,11 +85,6 @@ public struct CalcOptions: Equatable, Sendable {
     delay ?? design.defaultDelay
   }
 
-  /// The longest calculator delay of the designs `engine` runs: its design's, or for `all` the longest of four.
-  public func delay(for engine: Engine) -> Duration {
-    engine.designs.map { delay(for: $0) }.max() ?? .zero
-  }
-
   /// A command line `calc` cannot run, with the reason in words.
   public struct UsageError: Error, Equatable, CustomStringConvertible {
     /// The reason, naming the argument.
