@@ -87,3 +87,32 @@ extension DelayTests {
     #expect(output == "---'now a'-'now b'|")
   }
 }
+
+/// The spellings of `MigratingFromCombine.md`'s rows for retry, timeout and delay, compiled and run over a base that
+/// finishes at once.
+@Suite("Migrating from Combine: retry, timeout, delay rows")
+struct RetryTimeoutDelayMigrationTests {
+  struct TimedOut: Error {}
+
+  @Test("every spelling in the rows compiles, and passes a finishing base through")
+  func rows() async throws {
+    let clock = TestClock()
+    let values = [1, 2].async
+    let results = try await clock.lockstep { () throws -> [[Int]] in
+      let consumer = Task { () throws -> [[Int]] in
+        [
+          await collect(values.retry(3)),
+          await collect(values.retry(3, delay: .seconds(1), clock: clock)),
+          await collect(
+            values.retry(3, backoff: .exponential(initial: .seconds(1), maximum: .seconds(30)), clock: clock)),
+          await collect(values.timeout(.seconds(5), clock: clock)),
+          try await collect(values.timeout(.seconds(5), clock: clock, customError: { TimedOut() })),
+          await collect(values.delay(for: .seconds(1), clock: clock)),
+        ]
+      }
+      await clock.run()
+      return try await consumer.value
+    }
+    #expect(results == Array(repeating: [1, 2], count: 6))
+  }
+}
