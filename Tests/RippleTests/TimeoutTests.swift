@@ -48,29 +48,34 @@ struct TimeoutTests {
     }
   }
 
-  @Test("an element held for a busy consumer is not timed; the interval runs again once it is taken")
-  func busyConsumer() async {
+  @Test(
+    "a busy consumer: a base that stays silent times out, and what was taken from it comes first",
+    arguments: [
+      // 2 waits for the consumer; the base stays silent and times out at 3 s.
+      (2, ["1 at 0.0 seconds", "2 at 10.0 seconds", "nil at 10.0 seconds"]),
+      // 2…17 fill the queue: the base is no longer asked, nothing is timed until the consumer takes 2 at 10 s.
+      (18, ["1 at 0.0 seconds"] + (2...18).map { "\($0) at 10.0 seconds" } + ["nil at 13.0 seconds"]),
+    ])
+  func busyConsumer(count: Int, expected: [String]) async {
     let clock = TestClock()
     let (stream, input) = AsyncStream.makeStream(of: Int.self)
     let log = await clock.lockstep { () -> [String] in
       let consumer = Task { () -> [String] in
         var iterator = stream.timeout(.seconds(3), clock: clock).makeAsyncIterator()
         var log: [String] = []
-        for _ in 0..<3 {
+        while true {
           let value = await iterator.next()
           log.append("\(value.map(String.init) ?? "nil") at \(clock.now)")
-          // Busy for ten seconds after the first element: 2 waits, the base is not asked, nothing times out.
+          guard let value else { return log }
+          // Busy for ten seconds after the first element.
           if value == 1 { try? await clock.sleep(for: .seconds(10)) }
         }
-        return log
       }
-      input.yield(1)
-      input.yield(2)
+      for value in 1...count { input.yield(value) }
       await clock.run()
       return await consumer.value
     }
-    // Nothing after 2: it times out three seconds after 2 was taken.
-    #expect(log == ["1 at 0.0 seconds", "2 at 10.0 seconds", "nil at 13.0 seconds"])
+    #expect(log == expected)
   }
 
   @Test("a base that cannot fail and a custom error: the sequence throws the custom error's type")

@@ -41,6 +41,7 @@ extension _TimeoutStateMachine.ProduceAction where Consumer == String {
   fileprivate var text: String {
     switch self {
     case .resumeConsumer(let consumer, let element): "resume \(consumer) with \(element)"
+    case .produceMore: "produce more"
     case .suspend: "suspend"
     case .stop: "stop"
     }
@@ -49,7 +50,8 @@ extension _TimeoutStateMachine.ProduceAction where Consumer == String {
 
 /// The machine and the words of each answer, so that `#expect` compares strings.
 private struct Harness {
-  var machine = Machine()
+  /// One element ahead unless said otherwise: the queue is full at once.
+  var machine = Machine(capacity: 1)
 
   mutating func next(_ consumer: String, now: Int) -> String {
     machine.nextRequested(consumer, deadline: { at(now + 3) }).text
@@ -66,8 +68,8 @@ private struct Harness {
   mutating func cancelled() -> String { machine.cancelled().text }
 
   /// A running iteration whose consumer `c1` waits, with the deadline at 3 s and the tasks recorded.
-  static func running() -> Harness {
-    var h = Harness()
+  static func running(capacity: Int = 1) -> Harness {
+    var h = Harness(machine: Machine(capacity: capacity))
     _ = h.next("c1", now: 0)
     _ = h.started()
     return h
@@ -118,6 +120,41 @@ struct TimeoutStateMachineTests {
     #expect(h.produced("b", now: 1) == "suspend")
     #expect(h.next("c2", now: 1) == "give c2 b, resume no producer, no timer to 4.0 seconds")
     #expect(h.suspending("p") == true)
+  }
+
+  @Test("below capacity the base is still asked and timed; a full queue stops both until one is taken")
+  func queue() {
+    var h = Harness.running(capacity: 3)
+    _ = h.produced("a", now: 0)
+    #expect(h.produced("b", now: 1) == "produce more")
+    #expect(h.machine.deadline == at(4))
+    #expect(h.produced("c", now: 2) == "produce more")
+    #expect(h.produced("d", now: 3) == "suspend")
+    #expect(h.machine.deadline == nil)
+    #expect(h.suspending("p") == nil)
+    // Taking from the full queue asks the base again; taking from a queue that is not full changes nothing.
+    #expect(h.next("c2", now: 9) == "give c2 b, resume p, no timer to 12.0 seconds")
+    #expect(h.next("c3", now: 10) == "resume c3 with c")
+    #expect(h.machine.deadline == at(12))
+  }
+
+  @Test("the base ends or times out with elements held: they are delivered first, then the end")
+  func endAfterHeld() {
+    var h = Harness.running(capacity: 3)
+    _ = h.produced("a", now: 0)
+    _ = h.produced("b", now: 1)
+    _ = h.produced("c", now: 1)
+    #expect(h.reached(4) == "end - with timed out, stop - -, cancel tasks")
+    #expect(h.next("c2", now: 5) == "resume c2 with b")
+    #expect(h.next("c3", now: 5) == "resume c3 with c")
+    #expect(h.next("c4", now: 5) == "resume c4 with timed out")
+    #expect(h.next("c5", now: 5) == "resume c5 with finished")
+    var cancelled = Harness.running(capacity: 3)
+    _ = cancelled.produced("a", now: 0)
+    _ = cancelled.produced("b", now: 1)
+    _ = cancelled.finished()
+    #expect(cancelled.cancelled() == "none")
+    #expect(cancelled.next("c2", now: 2) == "resume c2 with finished")
   }
 
   @Test("the deadline passes: a waiting consumer gets the timeout, the tasks are cancelled")
@@ -184,11 +221,11 @@ struct TimeoutStateMachineTests {
   @Test("impossible transitions and bad arguments are precondition failures")
   func preconditions() async {
     await #expect(processExitsWith: .failure) {
-      var machine = Machine()
+      var machine = Machine(capacity: 1)
       _ = machine.started("tasks")
     }
     await #expect(processExitsWith: .failure) {
-      var machine = Machine()
+      var machine = Machine(capacity: 1)
       _ = machine.nextRequested("c1", deadline: { at(3) })
       _ = machine.nextRequested("c2", deadline: { at(3) })
     }

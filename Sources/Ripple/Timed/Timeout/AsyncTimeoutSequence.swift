@@ -76,14 +76,14 @@ extension AsyncSequence where Self: Sendable, Element: Sendable, Failure == Neve
 /// // Prints "a" at 0 s and "b" at 2 s, then finishes at 5 s.
 /// ```
 ///
-/// The interval runs from the first `next()` and from each element. The base is asked for one element ahead of
-/// the consumer, in a task of its own; while that element waits for a consumer still busy with the one before,
-/// nothing is timed — the base was not asked — and the interval runs again from when the consumer takes it.
-/// Re-arming the timer for each element costs no task and no allocation.
+/// The interval runs from the first `next()` and from each element, while the base is being asked. The base is
+/// iterated in a task of its own, up to 16 elements ahead of a busy consumer; while 16 wait, the base is not asked
+/// and nothing is timed, and the interval runs again from when the consumer takes one. Re-arming the timer for each
+/// element costs no task and no allocation.
 ///
-/// - When the base finishes or throws, so does the sequence, at once.
-/// - At a timeout, `timeout(_:tolerance:clock:)` finishes, and `timeout(_:tolerance:clock:customError:)` throws
-///   `customError()`; the base's iteration is cancelled either way.
+/// - When the base finishes or throws, so does the sequence, after the elements already taken from the base.
+/// - At a timeout, the base's iteration is cancelled; after the elements already taken from it,
+///   `timeout(_:tolerance:clock:)` finishes and `timeout(_:tolerance:clock:customError:)` throws `customError()`.
 /// - Cancelling the consuming task, or dropping the iterator, cancels the base's iteration and the timer; `next()`
 ///   then returns `nil`.
 ///

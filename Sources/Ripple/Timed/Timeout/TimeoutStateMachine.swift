@@ -1,3 +1,5 @@
+import InternalRippleUtilities
+
 /// What a consumer of ``AsyncTimeoutSequence``'s iteration is resumed with.
 @usableFromInline
 enum _TimeoutOutcome<Element, Failure: Error> {
@@ -10,16 +12,17 @@ enum _TimeoutOutcome<Element, Failure: Error> {
 
 extension _TimeoutOutcome: Sendable where Element: Sendable {}
 
-/// The state of one iteration of ``AsyncTimeoutSequence``: one element in flight from the base, and a deadline that
-/// runs while the base is being waited on.
+/// The state of one iteration of ``AsyncTimeoutSequence``: up to `capacity` elements taken from the base ahead of the
+/// consumer, and a deadline that runs while the base is being asked.
 ///
 /// Events come from three sides: the consumer (`nextRequested`, `cancelled`), the task that iterates the base
 /// (`elementProduced`, `producerSuspending`, `baseFinished`, `baseFailed`) and the timer task
 /// (`deadlineRequested`, `deadlineReached`). Each returns what the storage does once its lock is released.
 ///
-/// The deadline is armed at the first `next()` and re-armed at each element, to `now + interval`; while an element
-/// waits for a consumer that is busy, the base is not asked for more and nothing is timed — the deadline is armed
-/// again when the consumer takes it. Re-arming costs no task and no wake-up: the timer, when it wakes, finds the
+/// The deadline is armed at the first `next()` and re-armed at each element, to `now + interval`; while `capacity`
+/// elements wait for a consumer that is busy, the base is not asked for more and nothing is timed — the deadline is
+/// armed again when the consumer takes one. Elements taken from the base before it finished, failed or timed out are
+/// delivered before that end. Re-arming costs no task and no wake-up: the timer, when it wakes, finds the
 /// deadline moved and sleeps again. The consumer, producer, timer and tasks are type parameters, so that the machine
 /// is tested as a plain value.
 @usableFromInline
@@ -33,7 +36,7 @@ struct _TimeoutStateMachine<Element, Failure: Error, Instant: InstantProtocol, C
     case initial
     /// The tasks run.
     case running
-    /// The iteration ended (finish, failure, timeout) while nobody waited; the next `next()` gets this.
+    /// The iteration ended (finish, failure, timeout) while nobody waited; `next()` gets the held elements, then this.
     case ending(Outcome)
     /// Over: `next()` returns `nil`.
     case finished
@@ -47,8 +50,8 @@ struct _TimeoutStateMachine<Element, Failure: Error, Instant: InstantProtocol, C
     case start
     /// Hand the outcome to the consumer.
     case resumeConsumer(Consumer, Outcome)
-    /// Hand the held element to the consumer; the producer, when suspended, asks the base for the next one, and
-    /// the timer, when waiting for a deadline, sleeps to the new one.
+    /// Hand a held element to the consumer from a full queue: the producer, when suspended, asks the base for the
+    /// next one, and the timer, when waiting for a deadline, sleeps to the new one.
     case takeHeld(Consumer, Element, Producer?, Timer?, Instant)
     /// Wake the timer: to sleep until the instant, or (`nil`) to stop.
     case resumeTimer(Timer, Instant?)
@@ -63,15 +66,17 @@ struct _TimeoutStateMachine<Element, Failure: Error, Instant: InstantProtocol, C
   enum ProduceAction {
     /// Hand the element to the waiting consumer, then ask the base for the next one.
     case resumeConsumer(Consumer, Element)
-    /// The element is held for the consumer: suspend (``producerSuspending(_:)``) until it is taken.
+    /// The element is held for the consumer: ask the base for the next one.
+    case produceMore
+    /// The element is held and the queue is full: suspend (``producerSuspending(_:)``) until one is taken.
     case suspend
     /// The iteration is over: stop.
     case stop
   }
 
-  // Invariants: outside `.running`, `consumer`, `producer`, `timer`, `held` and `deadline` are `nil`. `held` and a
-  // waiting `consumer` never coexist; `deadline` is `nil` exactly while an element is held; `timer` waits only
-  // while `deadline` is `nil`.
+  // Invariants: outside `.running`, `consumer`, `producer`, `timer` and `deadline` are `nil`, and `held` is empty
+  // but in `.ending`. Held elements and a waiting `consumer` never coexist; while running, `deadline` is `nil`
+  // exactly while `held` is full; `timer` waits only while `deadline` is `nil`.
 
   @usableFromInline var phase = Phase.initial
   @usableFromInline var consumer: Consumer?
@@ -79,13 +84,18 @@ struct _TimeoutStateMachine<Element, Failure: Error, Instant: InstantProtocol, C
   @usableFromInline var producer: Producer?
   /// The timer task, suspended while nothing is timed.
   @usableFromInline var timer: Timer?
-  /// The element the base produced while the consumer was busy.
-  @usableFromInline var held: Element?
+  /// The elements the base produced while the consumer was busy, oldest first.
+  @usableFromInline var held = _Queue<Element>()
+  /// How many elements may be held before the base is no longer asked.
+  @usableFromInline let capacity: Int
   /// When the iteration times out, unless an element comes first.
   @usableFromInline var deadline: Instant?
   @usableFromInline var tasks: Tasks?
 
-  @inlinable init() {}
+  @inlinable init(capacity: Int) {
+    precondition(capacity >= 1, "timeout: capacity must be 1 or more, got \(capacity)")
+    self.capacity = capacity
+  }
 
   /// The tasks started.
   @inlinable
@@ -113,15 +123,17 @@ struct _TimeoutStateMachine<Element, Failure: Error, Instant: InstantProtocol, C
       return .start
     case .running:
       precondition(self.consumer == nil, "timeout: an iterator was used by two tasks at once (state: waiting)")
-      guard let element = held.take() else {
+      guard let element = held.popFirst() else {
         self.consumer = consumer
         return .none
       }
-      // The base is asked again: time runs from now.
+      guard held.count + 1 == capacity else { return .resumeConsumer(consumer, .element(element)) }
+      // The queue was full, so the base was not asked: it is again, and time runs from now.
       let next = deadline()
       self.deadline = next
       return .takeHeld(consumer, element, producer.take(), timer.take(), next)
     case .ending(let outcome):
+      if let element = held.popFirst() { return .resumeConsumer(consumer, .element(element)) }
       phase = .finished
       return .resumeConsumer(consumer, outcome)
     case .finished:
@@ -134,21 +146,25 @@ struct _TimeoutStateMachine<Element, Failure: Error, Instant: InstantProtocol, C
   mutating func elementProduced(_ element: Element, deadline: () -> Instant) -> ProduceAction {
     guard case .running = phase else { return .stop }
     guard let consumer = consumer.take() else {
-      held = element
-      self.deadline = nil
-      return .suspend
+      held.append(element)
+      guard held.count < capacity else {
+        self.deadline = nil
+        return .suspend
+      }
+      self.deadline = deadline()
+      return .produceMore
     }
     // The steady path: the timer sleeps, and finds the deadline moved when it wakes.
     self.deadline = deadline()
     return .resumeConsumer(consumer, element)
   }
 
-  /// The base task is about to suspend on its held element: `true` to go on at once (the consumer already took
-  /// it), `false` to stop, `nil` to wait.
+  /// The base task is about to suspend on a full queue: `true` to go on at once (the consumer already took one),
+  /// `false` to stop, `nil` to wait.
   @inlinable
   mutating func producerSuspending(_ producer: Producer) -> Bool? {
     guard case .running = phase else { return false }
-    guard held != nil else { return true }
+    guard held.count >= capacity else { return true }
     precondition(self.producer == nil, "timeout: two producers (state: running)")
     self.producer = producer
     return nil
@@ -193,9 +209,10 @@ struct _TimeoutStateMachine<Element, Failure: Error, Instant: InstantProtocol, C
     return end(.failed(failure))
   }
 
-  /// The consuming task was cancelled or the iterator was dropped: the iteration finishes.
+  /// The consuming task was cancelled or the iterator was dropped: the iteration finishes, dropping what is held.
   @inlinable
   mutating func cancelled() -> Action {
+    held.removeAll()
     guard case .running = phase else {
       phase = .finished
       return .none
@@ -205,12 +222,12 @@ struct _TimeoutStateMachine<Element, Failure: Error, Instant: InstantProtocol, C
     return action
   }
 
-  /// Ends a running iteration with `outcome`: to the waiting consumer, or kept for the next `next()`.
+  /// Ends a running iteration with `outcome`: to the waiting consumer, or kept for the `next()` after the held
+  /// elements.
   @inlinable
   mutating func end(_ outcome: Outcome) -> Action {
     let consumer = self.consumer.take()
     phase = consumer == nil ? .ending(outcome) : .finished
-    held = nil
     deadline = nil
     return .end(consumer, outcome, producer.take(), timer.take(), tasks.take())
   }
