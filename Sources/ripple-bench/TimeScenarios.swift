@@ -22,6 +22,29 @@ func timeScenarios() -> [Scenario] {
       case .channel:
         return await countAll(producedChannel(count: timeBurstCount) { $0 }.throttle(for: .milliseconds(1)))
       }
+    }
+    // A timeout that never fires: each element re-arms the deadline (a write; the timer wakes once per second).
+    + sourced("timeout.quiet") { source in
+      switch source {
+      case .stream:
+        return await sumAll(
+          producedStream(count: operatorElements) { $0 }.timeout(.seconds(1), clock: ContinuousClock()))
+      case .channel:
+        return await sumAll(
+          producedChannel(count: operatorElements) { $0 }.timeout(.seconds(1), clock: ContinuousClock()))
+      }
+    }
+    // Every element of a burst queued and delivered 1 ms later, none lost: the consumer sleeps for the head's time.
+    + sourced("delay.burst", operations: timeBurstCount) { source in
+      let expected = timeBurstCount * (timeBurstCount - 1) / 2
+      switch source {
+      case .stream:
+        return await sumAll(
+          producedStream(count: timeBurstCount) { $0 }.delay(for: .milliseconds(1)), expected: expected)
+      case .channel:
+        return await sumAll(
+          producedChannel(count: timeBurstCount) { $0 }.delay(for: .milliseconds(1)), expected: expected)
+      }
     } + [
       Scenario(name: "timer.zero", baseline: "asyncstream.raw", operations: timerTicks) {
         // Deadlines that have always passed: the cost of a tick itself, a sleep that returns at once.
