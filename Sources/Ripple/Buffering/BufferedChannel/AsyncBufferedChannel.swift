@@ -13,7 +13,7 @@
 /// jobs.send("resize")               // kept until someone takes it
 /// jobs.send("upload")
 /// jobs.finish()
-/// Task { for await job in jobs { print(job) } }  // resize, upload
+/// for await job in jobs { print(job) }  // resize, upload
 /// ```
 ///
 /// Elements come out first in, first out. Several iterators share the elements: each element goes to exactly one,

@@ -12,9 +12,13 @@ extension AsyncSequence where Self: Sendable {
   /// latest element:
   ///
   /// ```swift
-  /// let status = statusUpdates.multicast(AsyncReplaySubject(bufferSize: 1)).autoconnect()
-  /// Task { for await value in status { print("banner", value) } }  // starts the one iteration
-  /// Task { for await value in status { print("badge", value) } }   // gets the latest status first
+  /// let status = AsyncBufferedChannel<String>()
+  /// let shared = status.multicast(AsyncReplaySubject(bufferSize: 1)).autoconnect()
+  /// var banner = shared.makeAsyncIterator()
+  /// status.send("online")
+  /// print(await banner.next())  // Optional("online"): the first next() connected
+  /// var badge = shared.makeAsyncIterator()
+  /// print(await badge.next())   // Optional("online"): the replay of the latest
   /// ```
   ///
   /// ## Finishing, throwing, cancellation
