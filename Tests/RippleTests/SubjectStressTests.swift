@@ -157,15 +157,21 @@ struct SubjectStressTests {
           }
         }
       }
-      let consumers = (0..<3).map { _ in
+      // Each consumer joins while the setters run (or after), but before the end: a current-value iterator made
+      // after the end gets no value, by design.
+      let joined = Recorder<Int>()
+      let consumers = (0..<3).map { index in
         Task.detached { () -> [Int] in
           for _ in 0..<Int.random(in: 0..<4) { await Task.yield() }
+          var iterator = subject.makeAsyncIterator()
+          joined.record(index)
           var elements: [Int] = []
-          for await value in subject { elements.append(value) }
+          while let value = await iterator.next() { elements.append(value) }
           return elements
         }
       }
       for setter in setters { await setter.value }
+      _ = await joined.values(count: 3)
       let last = subject.value
       subject.send(.finished)
       for consumer in consumers {
