@@ -50,6 +50,7 @@ let all: [Scenario] =
   + latestScenarios()
   + channelScenarios()
   + shareScenarios()
+  + subjectScenarios()
 var selected = all.filter { scenario in filters.isEmpty || filters.contains { scenario.name.contains($0) } }
 let needed =
   withBaselines ? Set(selected.map(\.baseline) + (selected.contains(where: \.floors) ? Harness.floors : [])) : []

@@ -1,0 +1,93 @@
+/// An ``AsyncCurrentValueSubject`` that can end with an error as well as finish.
+///
+/// Use it for state that lives outside Observation — a service's connection status, a non-UI actor's progress —
+/// where Combine code had a `CurrentValueSubject`. (For the state of an `@Observable` model, use ``Observed``.)
+/// `send(_:)`, or assigning ``value``, is synchronous and never waits, from any isolation. For state, where a slow
+/// consumer only needs the newest value, pass `bufferingPolicy: .bufferingNewest(1)`.
+///
+/// It can end with `send(.failure(error))`, which each iterator throws once it took its buffer.
+///
+/// Every iterator gets the current value first, then every element sent from now on, each from a buffer of its own (see
+/// ``AsyncSubjectBufferingPolicy``), in the order of the sends: an element sent before the iterator was made
+/// (`makeAsyncIterator()`, which `for await` calls as the loop starts) is not delivered to it. See <doc:Subjects>.
+///
+/// ```swift
+/// let progress = AsyncThrowingCurrentValueSubject<Int, any Error>(0)
+/// var view = progress.makeAsyncIterator()
+/// progress.value = 50
+/// progress.send(100)
+/// progress.send(.finished)
+/// while let percent = try await view.next() { print(percent) }  // 0, 50, 100
+/// print(progress.value)  // 100
+/// ```
+///
+/// ## Finishing, throwing, cancellation
+/// After `send(.finished)` or `send(.failure(error))`, each iterator returns what
+/// it had buffered, then `nil` or the error (once; `nil` follows); later sends do nothing, and an iterator made later
+/// ends at once, without the value (as with Combine's `CurrentValueSubject`). Cancelling the consuming task, or
+/// dropping the iterator, ends that iterator only: its `next()` returns `nil`, and its buffer is freed at once (a task
+/// cancelled while busy outside `next()` leaves at its next call). When the last reference to the subject goes away,
+/// its iterators finish as after `send(.finished)`: nothing could send to them any more. A subject with no iterators
+/// holds nothing but its value.
+public final class AsyncThrowingCurrentValueSubject<Element: Sendable, Failure: Error>: AsyncSubject {
+  @usableFromInline let storage: _SubjectStorage<Element, Failure>
+
+  /// Creates a subject holding `value`, which each new iterator gets first.
+  ///
+  /// - Parameters:
+  ///   - value: The current value.
+  ///   - bufferingPolicy: What each iterator's buffer keeps while its consumer is busy; every element, by default.
+  ///     See ``AsyncSubjectBufferingPolicy``.
+  public init(_ value: Element, bufferingPolicy: AsyncSubjectBufferingPolicy = .unbounded) {
+    storage = _SubjectStorage(policy: bufferingPolicy, replayLimit: 1, replaysAfterTermination: false, initial: value)
+  }
+
+  deinit {
+    storage.send(.finished)
+  }
+
+  /// The current value: the latest element sent, or the initial one. Assigning it sends the new value, as
+  /// `send(_:)` does; after a termination an assignment does nothing and the value stays the last one sent.
+  @inlinable
+  public var value: Element {
+    get { storage.current }
+    set { storage.send(newValue) }
+  }
+
+  /// Sends `element` to every iterator that exists now, without waiting; does nothing after a termination.
+  @inlinable
+  public func send(_ element: Element) {
+    storage.send(element)
+  }
+
+  /// Ends every iteration after its buffer: `.finished`, or `.failure(error)`, which each iterator throws. The first
+  /// termination counts; later ones and later elements are ignored.
+  public func send(_ termination: Termination<Failure>) {
+    storage.send(termination)
+  }
+
+  /// Creates an iterator that gets the current value first, then every element sent from now on.
+  @inlinable
+  public func makeAsyncIterator() -> Iterator {
+    Iterator(_SubjectSide(storage))
+  }
+
+  /// The iterator of ``AsyncThrowingCurrentValueSubject``. Dropping it leaves the subject and frees its buffer.
+  public struct Iterator: AsyncIteratorProtocol {
+    @usableFromInline let side: _SubjectSide<Element, Failure>
+
+    @inlinable init(_ side: _SubjectSide<Element, Failure>) {
+      self.side = side
+    }
+
+    /// The next element; `nil` once the subject ended and the buffer is empty, after throwing the failure once, or when
+    /// the consuming task is cancelled.
+    @inlinable
+    public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(Failure) -> Element? {
+      try await side.next(isolation: actor)
+    }
+  }
+}
+
+@available(*, unavailable)
+extension AsyncThrowingCurrentValueSubject.Iterator: Sendable {}
