@@ -18,6 +18,10 @@ extension AsyncSequence {
   /// Returns a sequence that produces the elements of this sequence, then, once it has finished, those of `other`:
   /// ``chain(_:_:)`` with `other` second, as Combine's `append(_:)` of a publisher.
   ///
+  /// ```swift
+  /// for await step in setup.append(work) { print(step) }  // setup's steps, then work's
+  /// ```
+  ///
   /// An error of this sequence ends it, and `other` is then never iterated. See <doc:Prepend>.
   @inlinable
   public func append<Other: AsyncSequence>(

@@ -18,6 +18,10 @@ extension AsyncSequence {
   /// Returns a sequence that produces the elements of `other`, then, once it has finished, the elements of this
   /// sequence: ``chain(_:_:)`` with `other` first, as Combine's `prepend(_:)` of a publisher.
   ///
+  /// ```swift
+  /// for await message in live.prepend(history) { show(message) }  // history's messages, then the live ones
+  /// ```
+  ///
   /// `other` is iterated to its end first; its error ends the sequence, and this one is then never iterated. See
   /// <doc:Prepend>.
   @inlinable
