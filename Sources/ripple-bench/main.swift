@@ -45,6 +45,7 @@ func fail(_ message: String) -> Never {
 let all: [Scenario] =
   observationScenarios()
   + operatorScenarios()
+  + combineOperatorScenarios()
   + timeScenarios()
   + latestScenarios()
   + channelScenarios()

@@ -64,6 +64,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// The transform runs in the inner's task, so a newer element cancels it too; its error (other than the
   /// `CancellationError` of a superseded run) ends the sequence as an inner's error does. Otherwise the same as
   /// ``AsyncFlatMapLatestSequence``'s other entry points; see there for an example.
+  @_documentation(visibility: internal)
   @inlinable
   public func flatMapLatest<Inner: AsyncSequence & Sendable>(
     @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (Element) async throws -> Inner

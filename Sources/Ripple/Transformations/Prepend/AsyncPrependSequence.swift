@@ -46,7 +46,7 @@ extension AsyncSequence {
 /// ```
 ///
 /// ``_Concurrency/AsyncSequence/prepend(_:)-(Self.Element)`` puts one element first,
-/// ``_Concurrency/AsyncSequence/prepend(_:)-(some Sequence<Self.Element>)`` the elements of a collection, in order;
+/// ``_Concurrency/AsyncSequence/prepend(_:)-(Sequence<Self.Element>)`` the elements of a collection, in order;
 /// the first `next()` returns the first of them without asking the base, which is asked from the first `next()`
 /// after them. It then finishes, throws and reacts to cancellation as the base does: the prefix goes out even in a
 /// cancelled task. The sequence is `Sendable` when its base and elements are. Prepending an async sequence gives
