@@ -60,7 +60,7 @@ def percentiles(samples):
 
 def measure(engine_args, label):
     pid, fd = start(*engine_args)
-    read_until(fd, b"q, Esc or Ctrl-C quit")
+    read_until(fd, b"Ctrl-C quit")
     os.write(fd, b"1\t")
     read_until(fd, "› b [".encode())
     drain(fd)
@@ -103,7 +103,7 @@ os.write(fd, b"\x03")
 os.waitpid(pid, 0)
 
 pid, fd = start("--engine", "task", "--delay", "60s")
-read_until(fd, b"q, Esc or Ctrl-C quit")
+read_until(fd, b"Ctrl-C quit")
 os.write(fd, b"1\t2")
 read_until(fd, "computing…".encode())
 before = cpu_seconds(pid)

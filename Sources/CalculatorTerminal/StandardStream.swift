@@ -95,14 +95,14 @@ struct StandardStream: Sendable {
   }
 
   /// Reads `descriptor` to its end and hands over the lines of each `read(2)`, each without its `\n` (or
-  /// `\r\n`), invalid UTF-8 repaired, as `readLine` does; a last line without a newline counts too. Returns
-  /// the `errno` of a failed read, `nil` at the end.
+  /// `\r\n`), a byte that is not UTF-8 written `\xff` (``decode(_:)``); a last line without a newline counts too.
+  /// Returns the `errno` of a failed read, `nil` at the end.
   static func readLines(from descriptor: Int32, into yield: ([String]) -> Void) -> Int32? {
     var pending: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     var lines: [String] = []
     func emit(_ line: ArraySlice<UInt8>) {
-      lines.append(String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self))
+      lines.append(decode(line.last == UInt8(ascii: "\r") ? line.dropLast() : line))
     }
     while true {
       let count = buffer.withUnsafeMutableBytes { Platform.read(descriptor, $0.baseAddress, $0.count) }
@@ -134,5 +134,40 @@ struct StandardStream: Sendable {
       yield(lines)
     }
     return nil
+  }
+
+  /// `bytes` as text, each byte that is not part of valid UTF-8 written as `\x` and two hex digits, so a message
+  /// that quotes the line shows the bytes that were there (`'a \xff'`) rather than `�`. Such a line is never a
+  /// command: a backslash is in none.
+  ///
+  /// ```swift
+  /// StandardStream.decode([0x61, 0x20, 0xFF][...])  // "a \\xff"
+  /// ```
+  static func decode(_ bytes: ArraySlice<UInt8>) -> String {
+    if let text = String(validating: bytes, as: UTF8.self) { return text }
+    var text = ""
+    var index = bytes.startIndex
+    while index < bytes.endIndex {
+      let lead = bytes[index]
+      let length =
+        switch lead {
+        case 0x00..<0x80: 1
+        case 0xC2..<0xE0: 2
+        case 0xE0..<0xF0: 3
+        case 0xF0..<0xF5: 4
+        default: 0
+        }
+      if length > 0, index + length <= bytes.endIndex,
+        let scalar = String(validating: bytes[index..<index + length], as: UTF8.self)
+      {
+        text += scalar
+        index += length
+      } else {
+        let hex = String(lead, radix: 16)
+        text += "\\x" + (hex.count == 1 ? "0" : "") + hex
+        index += 1
+      }
+    }
+    return text
   }
 }

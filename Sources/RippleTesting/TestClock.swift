@@ -28,6 +28,10 @@ import Ripple
 /// (and move on to later deadlines) before they have run; observe their effects through something you can
 /// await, such as a task's value.
 ///
+/// **A hint for the first test without lockstep.** When, outside a lockstep scope, `advance` moved time while no
+/// task slept on the clock and a task then starts to sleep on it, the clock writes a note to standard error (once
+/// per clock): that task most likely missed the advance its test meant for it.
+///
 /// `sleep(until:)` throws `CancellationError` as soon as the sleeping task is cancelled, without waiting
 /// for the clock; a deadline that has already come returns at once.
 public final class TestClock: Clock, Sendable {
@@ -199,7 +203,8 @@ public final class TestClock: Clock, Sendable {
   }
 
   private func suspend(until deadline: Instant?) async throws {
-    let id = machine.withLock { $0.sleepRequested() }
+    let (id, late) = machine.withLock { ($0.sleepRequested(), deadline != nil && $0.lateSleeperStarting()) }
+    if late { _Platform.writeToStandardError(Self.lateSleeperDiagnostic) }
     try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
         let sleeps = machine.withLock { $0.sleepStarted(id, until: deadline, continuation: continuation) }
@@ -216,6 +221,17 @@ public final class TestClock: Clock, Sendable {
       machine.withLock { $0.sleepCancelled(id) }?.resume(throwing: CancellationError())
     }
   }
+
+  /// What a test that advanced the clock before its code under test went to sleep reads on standard error, once per
+  /// clock.
+  static let lateSleeperDiagnostic = """
+    RippleTesting: a task started sleeping on a TestClock after advance(…) had moved the clock while no task slept \
+    on it. Outside `clock.lockstep { … }`, advance does not wait for tasks that have not reached their sleep yet \
+    (nor for the tasks it wakes), so what the test checks next may not have happened. Wrap the test's body in \
+    `await clock.lockstep { … }`: each advance then waits until every task has reacted (RippleTesting's guide \
+    "Testing time with TestClock").
+
+    """
 
   private static func resume(_ continuations: [UnsafeContinuation<Void, any Error>]) {
     for continuation in continuations { continuation.resume() }

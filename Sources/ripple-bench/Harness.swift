@@ -65,7 +65,12 @@ struct Harness {
 
   func measure(_ scenarios: [Scenario]) async -> [Measurement] {
     var results: [Measurement] = []
-    for scenario in scenarios {
+    let clock = ContinuousClock()
+    let start = clock.now
+    for (index, scenario) in scenarios.enumerated() {
+      // Progress on standard error, so that the table or the JSON on standard output stays as it is.
+      let elapsed = Int((clock.now - start).nanoseconds / 1e9)
+      printError("[\(index + 1)/\(scenarios.count), \(elapsed) s] \(scenario.name)")
       results.append(await measure(scenario))
     }
     for index in results.indices {

@@ -19,7 +19,7 @@ func latestScenarios() -> [Scenario] {
   }
     // A synchronous inner per element, so that the row measures the hand-off: an inner task per element, its
     // element handed to the consumer, its end or its supersession.
-    + sourced("flatMapLatest", operations: flatMapLatestElements) { source in
+    + sourced("flatMapLatest.instant", operations: flatMapLatestElements) { source in
       switch source {
       case .stream: return await lastOfFlatMapLatest(producedStream(count: flatMapLatestElements) { $0 + 1 })
       case .channel: return await lastOfFlatMapLatest(producedChannel(count: flatMapLatestElements) { $0 + 1 })

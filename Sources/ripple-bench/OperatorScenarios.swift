@@ -80,10 +80,10 @@ func operatorScenarios() -> [Scenario] {
           producedChannel(count: operatorElements / 2) { $0 }, producedChannel(count: operatorElements / 2) { $0 })
       }
     }
-    + sourced("chunks.ofCount") { source in
+    + sourced("chunks.ofCount64") { source in
       switch source {
-      case .stream: return await chunksOfTen(producedStream(count: operatorElements) { $0 })
-      case .channel: return await chunksOfTen(producedChannel(count: operatorElements) { $0 })
+      case .stream: return await chunksOf64(producedStream(count: operatorElements) { $0 })
+      case .channel: return await chunksOf64(producedChannel(count: operatorElements) { $0 })
       }
     }
     + sourced("reductions") { source in
@@ -187,10 +187,11 @@ func zipSum<S: AsyncSequence<Int, Never> & Sendable>(_ first: S, _ second: S) as
 }
 
 @inline(__always)
-func chunksOfTen<S: AsyncSequence<Int, Never>>(_ sequence: S) async -> Int {
+func chunksOf64<S: AsyncSequence<Int, Never>>(_ sequence: S) async -> Int {
   var sum = 0
   var seen = 0
-  for await chunk in sequence.chunks(ofCount: 10) {
+  for await chunk in sequence.chunks(ofCount: 64) {
+    precondition(chunk.count == 64 || seen + chunk.count == operatorElements, "a short chunk before the end")
     for value in chunk { sum &+= value }
     seen += chunk.count
   }

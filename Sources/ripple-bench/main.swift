@@ -44,6 +44,7 @@ func fail(_ message: String) -> Never {
 // Each group of scenarios lives in its own file; add a group on a line of its own.
 let all: [Scenario] =
   observationScenarios()
+  + pipelineScenarios()
   + operatorScenarios()
   + combineOperatorScenarios()
   + timeScenarios()

@@ -15,7 +15,6 @@ struct CalcOptionsTests {
     for (engine, delay) in [(CalculatorDesign.debounce, Duration.zero), (.task, .seconds(1)), (.shared, .seconds(1))] {
       #expect(options.delay(for: engine) == delay)
     }
-    #expect(options.delay(for: CalcOptions.Engine.all) == .seconds(1))  // the longest of the four
     // Without --engine: the four designs side by side in the form, the pipeline for a script.
     #expect(try options.resolved(interactive: true).engine == .all)
     #expect(try options.resolved(interactive: false).engine == .design(.pipeline))
@@ -53,6 +52,10 @@ struct CalcOptionsTests {
       (["--debounce", "2d"], "--debounce: '2d' has an unknown unit 'd'; use ms, s, m (or min) or h"),
       (["--clock", "wall"], "--clock: unknown clock 'wall'; use real or virtual"),
       (["--json=yes"], "--json takes no value"),
+      (["--engine", "task", "--engine", "pipeline"], "--engine is given twice; give it once"),
+      (["--engine=task", "--engine", "task"], "--engine is given twice; give it once"),
+      (["--json", "--json"], "--json is given twice; give it once"),
+      (["--help", "-h"], "-h is given twice; give it once"),
       (["-x"], "unknown argument '-x'"),
       (["12"], "unknown argument '12'"),
       (["--", "--engine", "task"], "unexpected operand '--engine' after '--'; calc takes no operands"),

@@ -15,7 +15,7 @@ struct CalcScriptEndToEndTests {
     "each engine on the fast-typing timeline, in virtual time",
     arguments: [
       ("pipeline", "0.000 computing\n0.000 result 31\n0.500 computing\n0.500 result 42\n"),
-      ("debounce", "0.000 settling\n1.500 result 42\n"),
+      ("debounce", "0.000 settling\n1.500 computing\n1.500 result 42\n"),
       ("task", "0.000 computing\n1.500 result 42\n"),
       ("shared", "0.000 computing\n1.500 result 42\n"),
     ])
@@ -83,11 +83,64 @@ struct CalcScriptEndToEndTests {
     }
   }
 
+  @Test("a script line with bytes that are not UTF-8 is echoed with them escaped; b +2 reads as in the form")
+  func invalidUTF8() throws {
+    let calc = try #require(Shell.calcExecutable(), "the calc executable is not built next to the tests")
+    let result = Shell.run(#"printf 'a 1\nb \377\nb +2\n' | "# + Shell.quote(calc) + " --clock virtual 2>&1")
+    #expect(result.output.contains(#"calc: line 2: 'b \xff': '\xff' is not an integer"#), "\(result.output)")
+    #expect(result.output.hasSuffix("0.000 result 3\n"), "\(result.output)")
+    #expect(result.status == 1)
+  }
+
+  @Test(
+    "the same events on the real clock as on the virtual one, times aside",
+    arguments: ["--engine all", "--engine task --delay 0", "--engine debounce --debounce 300ms"])
+  func sameEventsOnBothClocks(arguments: String) throws {
+    let script = "b 30\na 1\nwait 0.5s\na 12\n"
+    // Each engine's events, in order, without their times.
+    func events(_ output: String) -> [String: [String]] {
+      var events: [String: [String]] = [:]
+      for line in output.split(separator: "\n") {
+        let words = line.split(separator: " ").dropFirst()
+        let engine = arguments.contains("all") ? String(words.first ?? "") : ""
+        events[engine, default: []].append(words.dropFirst(engine.isEmpty ? 0 : 1).joined(separator: " "))
+      }
+      return events
+    }
+    let real = try calc(script, arguments)
+    let virtual = try calc(script, arguments + " --clock virtual")
+    #expect(events(real.output) == events(virtual.output), "real:\n\(real.output)virtual:\n\(virtual.output)")
+    #expect(!virtual.output.isEmpty)
+  }
+
+  @Test(
+    "--engine all: lines as fast as they come, and each design's counts add up at the end",
+    arguments: ["", "--clock virtual", "--delay 5ms --debounce 5ms"])
+  func countsAddUp(arguments: String) throws {
+    let burst = (1...19).map { "b \(String("1234567891234567891".prefix($0)))" }.joined(separator: "\n")
+    let result = try calc("a 1\n" + burst + "\n", "--engine all " + arguments)
+    let counts = result.output.split(separator: "\n").filter { $0.contains(" counts ") }
+    #expect(counts.count == 4, "\(result.output)")
+    for line in counts {
+      let numbers = line.split(separator: " ").compactMap { Int($0) }
+      #expect(numbers.count == 5 && numbers[0] == numbers[1...].reduce(0, +) && numbers[4] == 0, "\(line)")
+      #expect(numbers.count == 5 && numbers[0] > 0, "\(line)")
+    }
+  }
+
   @Test("--help and --version")
   func helpAndVersion() throws {
     let help = try calc("", "--help")
     #expect(help.output.hasPrefix("usage: calc"))
     #expect(help.status == 0)
+    // Each design in one entry: what it is, and when to pick it; every line fits 80 columns.
+    let lines = help.output.split(separator: "\n", omittingEmptySubsequences: false)
+    for design in ["pipeline", "debounce", "task", "shared"] {
+      let entry = try #require(lines.firstIndex { $0.hasPrefix("  \(design)   ") }, "no entry for \(design)")
+      #expect(lines[entry + 1].contains("pick it when"), "\(design): \(lines[entry + 1])")
+    }
+    #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines.filter { $0.count > 80 })")
+    #expect(help.output.contains("--engine=task"))
     let version = try calc("", "--version")
     #expect(version.output == "calc (Ripple) 0.1.0\n")
   }

@@ -38,7 +38,7 @@ struct DocExampleTests {
     field.insert("-")
     field.insert("3")
     #expect(String(field.text) == "12-3" && field.value == 12)
-    #expect(field.message == "a: '12-3' is not an integer; still using 12")
+    #expect(field.message == "not an integer; still using 12")
   }
 
   @Test("ScriptCommand")

@@ -8,7 +8,7 @@ struct FieldStateTests {
   static func typed(_ keys: [Key]) -> FieldState {
     var form = FormState()
     for key in keys { form.apply(FormAction(key)) }
-    return form.focusedField
+    return form.panels[0].a
   }
 
   static func text(_ text: String) -> [Key] { text.map(Key.character) }
@@ -19,18 +19,18 @@ struct FieldStateTests {
       ("", nil, nil),
       ("42", 42, nil),
       ("-7", -7, nil),
-      ("-", nil, "a: '-' is not an integer"),
-      ("12-3", 12, "a: '12-3' is not an integer; still using 12"),
-      ("--", nil, "a: '--' is not an integer"),
+      ("-", nil, "not an integer"),
+      ("12-3", 12, "not an integer; still using 12"),
+      ("--", nil, "not an integer"),
       ("9223372036854775807", Int.max, nil),
       ("-9223372036854775808", Int.min, nil),
       (
         "99999999999999999999", 999_999_999_999_999_999,
-        "a: '99999999999999999999' is out of range for an integer; still using 999999999999999999"
+        "out of range; still using 999999999999999999"
       ),
       (
         "-99999999999999999999", -999_999_999_999_999_999,
-        "a: '-99999999999999999999' is out of range for an integer; still using -999999999999999999"
+        "out of range; still using -999999999999999999"
       ),
     ] as [(String, Int?, String?)])
   func typing(text: String, value: Int?, message: String?) {
@@ -41,17 +41,48 @@ struct FieldStateTests {
     #expect(field.cursor == text.count)
   }
 
-  @Test("only digits and minus go in")
-  func onlyDigitsAndMinus() {
-    let field = Self.typed(Self.text("1a+ 2é"))
-    #expect(String(field.text) == "12")
-    #expect(field.value == 12)
+  @Test(
+    "every printable character goes in, so a paste is never quietly another number",
+    arguments: [
+      ("2.5e3", 2, "not an integer; still using 2"),
+      ("1,000", 1, "not an integer; still using 1"),
+      ("1a+ 2é", 1, "not an integer; still using 1"),
+      ("x", nil, "not an integer"),
+      ("+12", 12, nil),  // as a script line reads `b +12`
+      ("+99999999999999999999", 999_999_999_999_999_999, "out of range; still using 999999999999999999"),
+    ] as [(String, Int?, String?)])
+  func everyCharacterGoesIn(text: String, value: Int?, message: String?) {
+    let field = Self.typed(Self.text(text))
+    #expect(String(field.text) == text)
+    #expect(field.value == value)
+    #expect(field.message == message)
   }
 
-  @Test("a field takes at most its maximum length")
+  @Test("a full field refuses more, saying so until the next key; the message fits beside the field at 80 columns")
   func maximumLength() {
-    let field = Self.typed(Self.text(String(repeating: "1", count: FieldState.maximumLength + 5)))
+    var field = Self.typed(Self.text(String(repeating: "1", count: FieldState.maximumLength + 5)))
     #expect(field.text.count == FieldState.maximumLength)
+    #expect(field.message == "full: \(FieldState.maximumLength) characters at most")
+    #expect(FormRenderer.fieldColumn + FormRenderer.fieldWidth + 3 + field.message!.count <= 80)
+    field.keyPressed()
+    #expect(field.message == "out of range; still using 1111111111111111111")
+    // The longest out-of-range message still fits beside the field at 80 columns.
+    _ = field.show(Int.min)
+    for _ in 0..<3 { field.insert("9") }
+    #expect(field.message == "out of range; still using -9223372036854775808")
+    #expect(FormRenderer.fieldColumn + FormRenderer.fieldWidth + 3 + field.message!.count <= 80)
+  }
+
+  @Test("a key with no use says so on the field's line until the next key")
+  func unusedKey() {
+    var form = FormState()
+    form.apply(.insert("4"))
+    form.apply(.ignore)
+    #expect(form.panels[0].a.message == "that key does nothing here")
+    #expect(form.panels[0].a.value == 4)
+    form.apply(.insert("2"))
+    #expect(form.panels[0].a.message == nil)
+    #expect(form.panels[0].a.value == 42)
   }
 
   @Test(

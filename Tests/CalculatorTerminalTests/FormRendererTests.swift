@@ -6,8 +6,8 @@ import Testing
 @Suite("FormRenderer")
 struct FormRendererTests {
   static let renderer = FormRenderer(title: "calc · engine task")
-  static let help = "Tab, Enter or ↓ next field · Shift-Tab or ↑ previous · digits and - type"
-  static let help2 = "← → Home End move · Backspace Delete erase · Ctrl-Z suspend · q Esc Ctrl-C quit"
+  static let help = "q Esc Ctrl-C quit · Tab, Enter or ↓ next field · Shift-Tab or ↑ previous"
+  static let help2 = "type an integer · ← → Home End move · Backspace Delete erase · Ctrl-Z suspend"
 
   static func form(_ keys: [Key], panels: Int = 1) -> FormState {
     var form = FormState(panelCount: panels)
@@ -17,11 +17,7 @@ struct FormRendererTests {
 
   /// Renders into an in-memory screen 100 × 30 and returns its non-trailing text.
   static func screen(_ form: FormState, _ results: [PanelResult], tick: Int = 0) -> [String] {
-    var screen = Screen(size: TerminalSize(rows: 30, columns: 100), colour: true)
-    _ = screen.draw(renderer.render(form, results: results, tick: tick))
-    var text = screen.text
-    while text.last == "" { text.removeLast() }
-    return text.map { line in String(line.reversed().drop { $0 == " " }.reversed()) }
+    VirtualTerminal.showing(renderer.render(form, results: results, tick: tick), rows: 30)
   }
 
   static let empty = String(repeating: " ", count: 24)
@@ -30,7 +26,7 @@ struct FormRendererTests {
   func helpNamesEveryKey() {
     let help = FormRenderer.help.joined(separator: " ")
     for key in [
-      "Tab", "Enter", "↓", "Shift-Tab", "↑", "digits", "-", "←", "→", "Home", "End", "Backspace", "Delete", "Ctrl-Z",
+      "Tab", "Enter", "↓", "Shift-Tab", "↑", "type", "←", "→", "Home", "End", "Backspace", "Delete", "Ctrl-Z",
       "q", "Esc",
       "Ctrl-C",
     ] {
@@ -69,11 +65,11 @@ struct FormRendererTests {
     #expect(Self.screen(Self.form([]), [result], tick: tick)[4] == line)
   }
 
-  @Test("a field that is not an integer says so next to it, naming the field and the number still used")
+  @Test("a field that is not an integer says so next to it, with the number still used")
   func fieldMessage() {
     let form = Self.form(Array("12-3".map(Key.character)) + [.tab])
     let lines = Self.screen(form, [PanelResult(status: .waiting)])
-    #expect(lines[2] == "    a [12-3                    ]  a: '12-3' is not an integer; still using 12")
+    #expect(lines[2] == "    a [12-3                    ]  not an integer; still using 12")
   }
 
   @Test("the cursor stands in the focused field at the text cursor")
@@ -81,7 +77,18 @@ struct FormRendererTests {
     let form = Self.form([.tab, .character("3"), .character("0"), .left])
     let frame = Self.renderer.render(form, results: [PanelResult(status: .waiting)], tick: 0)
     #expect(frame.cursor == Frame.Position(row: 3, column: FormRenderer.fieldColumn + 1))
-    #expect(frame.text[3] == "  › b [30                      ]")
+    #expect(VirtualTerminal.showing(frame)[3] == "  › b [30                      ]")
+  }
+
+  @Test("a counts line adds up at 80 columns, however large its numbers")
+  func countsFit() {
+    var result = PanelResult(status: .result(3))
+    result.label = "pipeline"
+    result.counts = .init(started: 12_345, cancelled: 2345, superseded: 9000, shown: 999)
+    let frame = Self.renderer.render(
+      Self.form([]), results: [result, result], tick: 0, size: TerminalSize(rows: 30, columns: 80))
+    let line = VirtualTerminal.showing(frame, columns: 80)[6]
+    #expect(line == "    12345 started = 2345 cancelled + 9000 superseded + 999 shown + 1 running")
   }
 
   @Test("with two panels, each has a heading, its fields and its result")
@@ -110,25 +117,29 @@ struct FormRendererTests {
   func smallScreens() {
     let shared = Self.form([], panels: 2)
     let results = [PanelResult(status: .waiting), PanelResult(status: .waiting)]
-    let full = Self.renderer.render(shared, results: results, tick: 0).text
+    let full = VirtualTerminal.showing(Self.renderer.render(shared, results: results, tick: 0))
     // Title, blank, header, a, b, result, blank, header, a, b, result, blank, two help lines.
     #expect(full.count == 14)
     func rows(_ count: Int) -> [String] {
-      Self.renderer.render(shared, results: results, tick: 0, size: TerminalSize(rows: count, columns: 80)).text
+      VirtualTerminal.showing(
+        Self.renderer.render(shared, results: results, tick: 0, size: TerminalSize(rows: count, columns: 80)))
     }
     #expect(rows(11) == full.filter { !$0.isEmpty })
     #expect(rows(10) == rows(11).filter { $0 != Self.help2 })
-    #expect(rows(9) == rows(10).filter { $0 != Self.help })
-    #expect(rows(7) == rows(9).filter { !$0.hasPrefix("Panel") })
-    #expect(rows(6) == rows(7).filter { $0 != "calc · engine task" })
-    #expect(rows(5) == ["enlarge the window", "(at least 32 × 6)"])
+    // The help line that says how to quit stays while the form is shown.
+    #expect(rows(9) == rows(10).filter { !$0.hasPrefix("Panel 2") })
+    #expect(rows(8) == rows(10).filter { !$0.hasPrefix("Panel") })
+    #expect(rows(7) == rows(8).filter { $0 != "calc · engine task" })
+    #expect(rows(7).last == Self.help)
+    #expect(rows(6) == ["q quits; enlarge the window", "(at least 32 × 7)"])
 
     // A field's complaint, at 60 columns: cut after a whole word.
     let typed = Self.form([.character("1"), .character("-"), .character("3")])
-    let line = Self.renderer.render(
-      typed, results: [PanelResult(status: .waiting)], tick: 0, size: TerminalSize(rows: 30, columns: 60)
-    ).text[2]
-    let whole = Self.renderer.render(typed, results: [PanelResult(status: .waiting)], tick: 0).text[2]
+    let line = VirtualTerminal.showing(
+      Self.renderer.render(
+        typed, results: [PanelResult(status: .waiting)], tick: 0, size: TerminalSize(rows: 30, columns: 60)))[2]
+    let whole = VirtualTerminal.showing(
+      Self.renderer.render(typed, results: [PanelResult(status: .waiting)], tick: 0), columns: 200)[2]
     #expect(line.count <= 60 && line.hasSuffix("…"), "\(line)")
     let kept = String(line.dropLast())
     #expect(whole.hasPrefix(kept) && whole.dropFirst(kept.count).first == " ", "cut mid-word: \(line)")

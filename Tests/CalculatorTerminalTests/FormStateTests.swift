@@ -68,7 +68,8 @@ struct FormStateTests {
     #expect(form.apply(.insert("2")) == .edited(panel: 0))
     #expect(form.panels[0].input == Input(a: 4, b: 2))
     form.apply(.focusNext)
-    #expect(form.apply(.insert("x")) == .none)
+    #expect(form.apply(.insert("x")) == .edited(panel: 1))  // typed, and the field says it is no integer
+    #expect(form.apply(.deleteBackward) == .edited(panel: 1))
     #expect(form.apply(.deleteBackward) == .none)
     #expect(form.apply(.insert("1")) == .edited(panel: 1))
     #expect(form.apply(.moveLeft) == .moved)

@@ -15,8 +15,8 @@ import Darwin
   "Interactive calc in a terminal (tmux)", .serialized, .timeLimit(.minutes(2)),
   .enabled(if: Tmux.isUsable, Tmux.skipReason))
 struct InteractiveTerminalTests {
-  static let help = "Tab, Enter or ↓ next field · Shift-Tab or ↑ previous · digits and - type"
-  static let help2 = "← → Home End move · Backspace Delete erase · Ctrl-Z suspend · q Esc Ctrl-C quit"
+  static let help = "q Esc Ctrl-C quit · Tab, Enter or ↓ next field · Shift-Tab or ↑ previous"
+  static let help2 = "type an integer · ← → Home End move · Backspace Delete erase · Ctrl-Z suspend"
 
   /// A script that saves the terminal settings, runs `calc arguments` as its own process (its pid in the file
   /// `pid`), saves the settings again, then reports calc's exit status and keeps the window open. `environment`
@@ -79,7 +79,7 @@ struct InteractiveTerminalTests {
 
     try tmux.send("-", literal: true)
     try await tmux.waitForScreen("the complaint about 5-") {
-      $0.contains { $0.hasSuffix("a: '5-' is not an integer; still using 5") }
+      $0.contains { $0.hasSuffix("not an integer; still using 5") }
     }
 
     try tmux.send("C-c")
@@ -105,9 +105,10 @@ struct InteractiveTerminalTests {
     }
     try tmux.send("0", literal: true)  // b = 20 while task and shared compute 1 + 2: both cancel it
     let screen = try await tmux.waitForScreen("21 from every design") { screen in
-      Self.trimmed(screen).filter { $0.hasSuffix("  = 21") }.count == 4
+      Self.trimmed(screen).filter { $0.hasSuffix("  = 21") }.count == 5
     }
-    #expect(Self.trimmed(screen).contains("              2 started · 1 cancelled · 1 shown"))
+    #expect(
+      Self.trimmed(screen).contains("              2 started = 1 cancelled + 0 superseded + 1 shown + 0 running"))
     // The README shows this very screen, for this command line.
     let pictured = ReadmeTests.block(after: "`swift run calc`, after typing `1`, Tab, `2` and, while")
     #expect(!pictured.isEmpty, "the README's picture of the four designs was not found")
@@ -116,6 +117,35 @@ struct InteractiveTerminalTests {
     try tmux.send("q", literal: true)
     try await tmux.waitForScreen("calc to exit") { $0.contains("calc exited 0") }
     Self.expectRestored(tmux)
+  }
+
+  @Test(
+    "a fast paste into the four designs: every line's counts add up while they run and after",
+    arguments: ["123456789123456789", "1234567891234567891"])
+  func pasteCountsAddUp(burst: String) async throws {
+    let tmux = try Tmux(script: Self.script("--delay 50ms --debounce 200ms"))
+    defer { tmux.close() }
+    try await tmux.waitForScreen("the form") { $0.contains(Self.help) }
+    try tmux.send("1", literal: true)
+    try tmux.send("Tab")
+    try tmux.send(burst, literal: true)
+    func counts(_ screen: [String]) -> [[Int]] { Self.trimmed(screen).compactMap(FormSessionTests.counts) }
+    var seen = 0
+    let sum = "= \(1 + Int(burst)!)"
+    let screen = try await tmux.waitForScreen("every design's sum, nothing running") { screen in
+      // On every screen captured on the way, each line adds up.
+      for numbers in counts(screen) {
+        #expect(numbers[0] == numbers[1...].reduce(0, +), "\(numbers)")
+        seen += 1
+      }
+      return screen.filter { $0.hasSuffix(sum) }.count == 5 && counts(screen).allSatisfy { $0[4] == 0 }
+    }
+    #expect(seen >= 4)
+    let final = counts(screen)
+    #expect(final.count == 4)
+    #expect(final.allSatisfy { $0[0] == $0[1] + $0[2] + $0[3] && $0[0] > 0 }, "\(final)")
+    try tmux.send("q", literal: true)
+    try await tmux.waitForScreen("calc to exit") { $0.contains("calc exited 0") }
   }
 
   @Test("Ctrl-Z gives the terminal back to the shell as it was; fg resumes the form, repainted, in raw mode")
@@ -249,12 +279,70 @@ struct InteractiveTerminalTests {
     try await tmux.waitForScreen("the form") { $0.contains(Self.help) }
     try tmux.resize(columns: 50, rows: 20)
     try await tmux.waitForScreen("the help cut after a word") {
-      $0.contains { $0.hasPrefix("Tab, Enter or ↓ next field · Shift-Tab or ↑…") }
+      $0.contains { $0.hasPrefix("q Esc Ctrl-C quit · Tab, Enter or ↓ next field") && $0.hasSuffix("…") }
     }
     try tmux.resize(columns: 30, rows: 8)
-    try await tmux.waitForScreen("a request for a larger window") { $0.contains { $0.hasPrefix("enlarge the window") } }
+    try await tmux.waitForScreen("a request for a larger window") {
+      $0.contains { $0.hasPrefix("q quits; enlarge the") }
+    }
     try tmux.resize(columns: 100, rows: 30)
     try await tmux.waitForScreen("the whole help again") { $0.contains(Self.help) }
+    try tmux.send("q", literal: true)
+    try await tmux.waitForScreen("calc to exit") { $0.contains("calc exited 0") }
+  }
+
+  @Test("a paste that is not an integer says so and never becomes another number; a full field says so")
+  func pastes() async throws {
+    let tmux = try Tmux(script: Self.script("--engine pipeline"))
+    defer { tmux.close() }
+    try await tmux.waitForScreen("the form") { $0.contains(Self.help) }
+    try tmux.send("7", literal: true)
+    try tmux.send("Tab")
+    try tmux.send("2.5e3", literal: true)
+    var screen = try await tmux.waitForScreen("b's complaint") {
+      $0.contains { $0.hasPrefix("  › b [2.5e3 ") && $0.hasSuffix("]  not an integer; still using 2") }
+    }
+    #expect(Self.trimmed(screen).contains("    = 9"))
+    #expect(!screen.contains { $0.contains("253") })
+    try tmux.send("BSpace", "BSpace", "BSpace", "BSpace", "BSpace")
+    try tmux.send("1,000", literal: true)
+    screen = try await tmux.waitForScreen("1,000 refused") {
+      $0.contains { $0.hasPrefix("  › b [1,000 ") && $0.hasSuffix("]  not an integer; still using 1") }
+        && Self.trimmed($0).contains("    = 8")
+    }
+    #expect(Self.trimmed(screen).contains("    = 8"))
+    try tmux.send("BSpace", "BSpace", "BSpace", "BSpace", "BSpace")
+    try tmux.send(String(repeating: "4", count: 30), literal: true)
+    try await tmux.waitForScreen("a full field") {
+      $0.contains { $0.hasPrefix("  › b [\(String(repeating: "4", count: 23)) ]  full: 23 characters at most") }
+    }
+    try tmux.send("q", literal: true)
+    try await tmux.waitForScreen("calc to exit") { $0.contains("calc exited 0") }
+  }
+
+  @Test("at 80 columns, a number out of range says so beside its field, with the number still used")
+  func outOfRangeAt80Columns() async throws {
+    let tmux = try Tmux(script: Self.script("--engine task --delay 0"), columns: 80, rows: 24)
+    defer { tmux.close() }
+    try await tmux.waitForScreen("the form") { $0.contains { $0.hasPrefix("q Esc Ctrl-C quit") } }
+    try tmux.send(String(Int.min) + "999", literal: true)
+    try await tmux.waitForScreen("the whole message") {
+      $0.contains { $0.hasSuffix("]  out of range; still using -9223372036854775808") && $0.count <= 80 }
+    }
+    try tmux.send("q", literal: true)
+    try await tmux.waitForScreen("calc to exit") { $0.contains("calc exited 0") }
+  }
+
+  @Test(
+    "the four designs in small windows: how to quit stays on screen",
+    arguments: [(50, 24), (50, 12), (80, 10), (40, 9)])
+  func smallWindows(columns: Int, rows: Int) async throws {
+    let tmux = try Tmux(script: Self.script(""), columns: columns, rows: rows)
+    defer { tmux.close() }
+    let screen = try await tmux.waitForScreen("the form with how to quit") {
+      $0.contains { $0.hasPrefix("q Esc Ctrl-C quit") || $0.hasPrefix("q quits") }
+    }
+    #expect(screen.contains { $0.contains(" a [") } || screen.contains { $0.hasPrefix("q quits") })
     try tmux.send("q", literal: true)
     try await tmux.waitForScreen("calc to exit") { $0.contains("calc exited 0") }
   }

@@ -29,7 +29,7 @@ struct ScriptRunnerTests {
     "the issue's fast-typing timeline, per engine",
     arguments: [
       ("pipeline", "0.000 computing\n0.000 result 31\n0.500 computing\n0.500 result 42\n"),
-      ("debounce", "0.000 settling\n1.500 result 42\n"),
+      ("debounce", "0.000 settling\n1.500 computing\n1.500 result 42\n"),
       ("task", "0.000 computing\n1.500 result 42\n"),
       ("shared", "0.000 computing\n1.500 result 42\n"),
     ])
@@ -45,8 +45,8 @@ struct ScriptRunnerTests {
     let task = try await run("a 1\nb 2\nwait 100ms\nb 3\n", ["--engine", "task", "--delay", "250ms"])
     #expect(task.output == "0.000 computing\n0.350 result 4\n")
     let debounce = try await run("a 1\nb 2\nwait 100ms\nb 3\n", ["--engine", "debounce", "--debounce", "300ms"])
-    // Without a delay, the calculation ends in the instant it starts: settling goes straight to the result.
-    #expect(debounce.output == "0.000 settling\n0.400 result 4\n")
+    // Without a delay, the calculation ends in the instant it starts, and is still shown: as on the real clock.
+    #expect(debounce.output == "0.000 settling\n0.400 computing\n0.400 result 4\n")
     let both = try await run("a 1\nb 2\n", ["--engine", "debounce", "--debounce", "300ms", "--delay", "1s"])
     #expect(both.output == "0.000 settling\n0.300 computing\n1.300 result 3\n")
   }
@@ -73,6 +73,10 @@ struct ScriptRunnerTests {
         3.000 task result 3
         3.000 shared result 3
         4.000 debounce result 3
+        4.000 pipeline counts 1 started = 0 cancelled + 0 superseded + 1 shown + 0 running
+        4.000 debounce counts 1 started = 0 cancelled + 0 superseded + 1 shown + 0 running
+        4.000 task counts 1 started = 0 cancelled + 0 superseded + 1 shown + 0 running
+        4.000 shared counts 1 started = 0 cancelled + 0 superseded + 1 shown + 0 running
 
         """)
     // Fast typing with each design's own delay: the pipeline shows every pair at once, the debounce waits for the
@@ -87,14 +91,23 @@ struct ScriptRunnerTests {
         0.000 pipeline result 31
         0.500 pipeline computing
         0.500 pipeline result 42
+        1.500 debounce computing
         1.500 debounce result 42
         1.500 task result 42
         1.500 shared result 42
+        2.500 pipeline counts 2 started = 0 cancelled + 0 superseded + 2 shown + 0 running
+        2.500 debounce counts 1 started = 0 cancelled + 0 superseded + 1 shown + 0 running
+        2.500 task counts 2 started = 1 cancelled + 0 superseded + 1 shown + 0 running
+        2.500 shared counts 2 started = 1 cancelled + 0 superseded + 1 shown + 0 running
 
         """)
     let json = try await run("a 1\nb 2\n", ["--engine", "all", "--json"])
     #expect(json.output.split(separator: "\n").first == #"{"time":0.000,"engine":"pipeline","event":"computing"}"#)
-    #expect(json.output.split(separator: "\n").count == 8)
+    #expect(json.output.split(separator: "\n").count == 13)
+    #expect(
+      json.output.split(separator: "\n").last
+        == #"{"time":1.000,"engine":"shared","event":"counts","started":1,"cancelled":0,"superseded":0,"shown":1,"running":0}"#
+    )
   }
 
   @Test("--engine all with lines as they come: at the end of input, every design's events still come, when they happen")
@@ -127,6 +140,10 @@ struct ScriptRunnerTests {
         0.200 pipeline result 3
         0.300 debounce computing
         0.500 debounce result 3
+        0.500 pipeline counts 1 started = 0 cancelled + 0 superseded + 1 shown + 0 running
+        0.500 debounce counts 1 started = 0 cancelled + 0 superseded + 1 shown + 0 running
+        0.500 task counts 1 started = 0 cancelled + 0 superseded + 1 shown + 0 running
+        0.500 shared counts 1 started = 0 cancelled + 0 superseded + 1 shown + 0 running
 
         """)
   }

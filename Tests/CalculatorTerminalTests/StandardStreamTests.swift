@@ -14,6 +14,16 @@ struct StandardStreamTests {
     #expect(try Self.lines(of: text) == lines)
   }
 
+  @Test(
+    "a byte that is not UTF-8 is written escaped, the rest as it was",
+    arguments: [
+      ([0x61, 0x20, 0xFF], #"a \xff"#), ([0xC3, 0xA9, 0x0A], "é\n"), ([0xC3], #"\xc3"#), ([0xC3, 0x28], #"\xc3("#),
+      ([0xE2, 0x82, 0xAC, 0x80], #"€\x80"#), ([0xED, 0xA0, 0x80], #"\xed\xa0\x80"#),
+    ] as [([UInt8], String)])
+  func invalidUTF8(bytes: [UInt8], text: String) {
+    #expect(StandardStream.decode(bytes[...]) == text)
+  }
+
   @Test("a line longer than a read's buffer, and longer than a pipe holds, arrives whole")
   func readsLongLines() throws {
     let long = String(repeating: "9", count: 200_000)

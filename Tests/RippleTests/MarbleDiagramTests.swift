@@ -178,6 +178,34 @@ struct MarbleDiagramTests {
     #expect(output.isTerminated)
   }
 
+  @Test("nonisolated, @MainActor and Task { } transforms all run in the run's lockstep (MarbleDiagrams.md, Limits)")
+  func isolationsRunInLockstep() async {
+    // "nonisolated code, `@MainActor` code, default actors and plain `Task { }` all run in it"
+    let nonisolated = await marbles("a--b--|") { inputs, clock in
+      inputs[0].map { value in
+        try? await clock.sleep(for: .seconds(1))
+        return value
+      }
+    }
+    let mainActor = await marbles("a--b--|") { inputs, clock in
+      inputs[0].map { @MainActor value in
+        try? await clock.sleep(for: .seconds(1))
+        return value
+      }
+    }
+    let plainTask = await marbles("a--b--|") { inputs, clock in
+      inputs[0].map { value in
+        await Task {
+          try? await clock.sleep(for: .seconds(1))
+          return value
+        }.value
+      }
+    }
+    #expect(nonisolated == "-a--b-|")
+    #expect(mainActor == nonisolated)
+    #expect(plainTask == nonisolated)
+  }
+
   @Test("the same run gives the same diagram every time")
   func repeatable() async {
     var outputs: Set<String> = []

@@ -21,7 +21,6 @@ struct QueueTests {
         if let value = queue.popFirst() { removed.append(value) }
       }
       #expect(queue.count == expected.count - removed.count)
-      #expect(queue.first == expected.dropFirst(removed.count).first)
     }
     while let value = queue.popFirst() { removed.append(value) }
     #expect(removed == expected)

@@ -1,14 +1,17 @@
 /// One number field of the form: its text, the cursor in it, and the number it gives the model.
 ///
 /// Editing keeps ``value`` at the last text that was a valid number (or empty, which is `nil`): a text that is
-/// not an integer — `-`, `12-3`, a number beyond `Int` — leaves ``value`` where it was and sets ``message``, so
-/// the model keeps calculating with the last good number while the field says what is wrong.
+/// not an integer — `-`, `12-3`, `2.5e3`, `1,000`, a number beyond `Int` — leaves ``value`` where it was and sets
+/// ``message``, so the model keeps calculating with the last good number while the field says what is wrong.
+/// Every printable character goes into the text, so a paste is never quietly turned into another number: `2.5e3`
+/// reads "not an integer", never 253. A field takes ``maximumLength`` characters; more are refused, saying so.
+/// Integers are read as script lines read them: `-12` and `+12`, digits only.
 ///
 /// ```swift
 /// var field = FieldState(name: "a")
 /// field.insert("1"); field.insert("2")   // text "12", value 12
 /// field.insert("-"); field.insert("3")   // text "12-3", value still 12
-/// field.message                          // "a: '12-3' is not an integer; still using 12"
+/// field.message                          // "not an integer; still using 12"
 /// ```
 ///
 /// The cursor is a character offset, `0...text.count`.
@@ -23,8 +26,10 @@ struct FieldState: Hashable, Sendable {
   private(set) var value: Int?
 
   /// Longest text a field takes: room for every `Int` and a few digits more, so an out-of-range number can be
-  /// typed and explained.
-  static let maximumLength = 24
+  /// typed and explained; the field's box is one column wider, for the cursor after the last character.
+  static let maximumLength = 23
+  /// Why the last key did nothing, until the next key: the field is full, or the key has no use here.
+  private(set) var notice: String?
 
   /// Creates an empty field.
   init(name: String) {
@@ -42,31 +47,52 @@ struct FieldState: Hashable, Sendable {
   /// What is wrong with the text, or `nil` when it is empty or a number.
   var problem: Problem? {
     guard !text.isEmpty, Int(String(text)) == nil else { return nil }
-    let digits = text.first == "-" ? text.dropFirst() : text[...]
+    let digits = text.first == "-" || text.first == "+" ? text.dropFirst() : text[...]
     return !digits.isEmpty && digits.allSatisfy(\.isASCIIDigit) ? .outOfRange : .notAnInteger
   }
 
-  /// The field's complaint in words, naming the field and the number still in use; `nil` when all is well.
+  /// The field's complaint in words, shown after it on its line: the last key's ``notice``, or what is wrong
+  /// with the text and the number still in use; `nil` when all is well. The words that matter come first and
+  /// the text is not repeated, so they fit beside the field at 80 columns.
   var message: String? {
+    if let notice { return notice }
     guard let problem else { return nil }
     let what =
       switch problem {
-      case .notAnInteger: "is not an integer"
-      case .outOfRange: "is out of range for an integer"
+      case .notAnInteger: "not an integer"
+      case .outOfRange: "out of range"
       }
     let kept = value.map { "; still using \($0)" } ?? ""
-    return "\(name): \(QuotedText(String(text))) \(what)\(kept)"
+    return what + kept
   }
 
-  /// Inserts `character` at the cursor; only digits and `-` go in, up to ``maximumLength``. Returns whether the
-  /// text changed.
+  /// Inserts `character` at the cursor, up to ``maximumLength`` characters; a control character does not go in.
+  /// Returns whether the text changed; when it did not, ``notice`` says why.
   @discardableResult
   mutating func insert(_ character: Character) -> Bool {
-    guard character.isASCIIDigit || character == "-", text.count < Self.maximumLength else { return false }
+    guard !character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+      notice = "that key types nothing"
+      return false
+    }
+    guard text.count < Self.maximumLength else {
+      notice = "full: \(Self.maximumLength) characters at most"
+      return false
+    }
+    notice = nil
     text.insert(character, at: cursor)
     cursor += 1
     textChanged()
     return true
+  }
+
+  /// Notes that a key did nothing to the field, with `reason`, until the next key.
+  mutating func refuse(_ reason: String) {
+    notice = reason
+  }
+
+  /// Forgets the last key's notice: a new key came.
+  mutating func keyPressed() {
+    notice = nil
   }
 
   /// Removes the character before the cursor (Backspace). Returns whether the text changed.
@@ -105,6 +131,7 @@ struct FieldState: Hashable, Sendable {
   @discardableResult
   mutating func show(_ number: Int?) -> Bool {
     guard number != value else { return false }
+    notice = nil
     text = number.map { Array(String($0)) } ?? []
     cursor = text.count
     value = number

@@ -1,7 +1,8 @@
 /// What a key does to the form: the form's key bindings.
 ///
 /// `q`, Escape and Ctrl-C quit; Ctrl-Z suspends (as a shell's job control expects); Tab, Down and Enter move to the next field, Shift-Tab and Up to the previous;
-/// digits and `-` are typed; Backspace, Delete, Left, Right, Home and End edit. Every other key is ignored.
+/// every other printable character is typed (the field says when its text is not an integer); Backspace, Delete,
+/// Left, Right, Home and End edit. Any other key does nothing, and the field says so until the next key.
 ///
 /// ```swift
 /// FormAction(.character("7"))  // .insert("7")
@@ -17,7 +18,7 @@ enum FormAction: Hashable, Sendable {
     case interrupt
   }
 
-  /// Types a character at the cursor (the field accepts only digits and `-`).
+  /// Types a character at the cursor.
   case insert(Character)
   /// Backspace and Delete.
   case deleteBackward, deleteForward

@@ -67,17 +67,18 @@ struct FormState: Hashable, Sendable {
     panels = Array(repeating: Panel(), count: max(panelCount, 1))
   }
 
-  /// The focused field's state.
-  var focusedField: FieldState { panels[focus.panel][focus.field] }
-
   /// Applies `action` to the focused field or to the focus.
   @discardableResult
   mutating func apply(_ action: FormAction) -> Change {
+    // A notice lasts until the next key.
+    panels[focus.panel][focus.field].keyPressed()
     let before = panels[focus.panel][focus.field]
     var field = before
     let edited: Bool
     switch action {
-    case .ignore: return .none
+    case .ignore:
+      panels[focus.panel][focus.field].refuse("that key does nothing here")
+      return .none
     case .quit(let reason): return .quit(reason)
     case .suspend: return .suspend
     case .focusNext:

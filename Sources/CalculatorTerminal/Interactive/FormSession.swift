@@ -4,99 +4,116 @@ import Ripple
 /// The interactive form's controller: binds the view state (``FormState``) to the models, and draws each
 /// change on the ``Screen``.
 ///
-/// It never touches the terminal itself: events come in through ``handle(_:)``, text goes out through `write`,
-/// and the events it produces — model changes, spinner ticks — go out through `post`, to come back in through
-/// the one event loop (``InteractiveApp``) or a test.
+/// It never touches the terminal itself: keys come in as a sequence, text goes out through `write`.
+/// ``events(keys:)`` is the one event stream — the keys, the models' answers and the spinner's ticks, merged —
+/// and ``run(keys:)`` handles each event in order on the main actor, drawing once per change.
 ///
 /// ```swift
 /// let session = FormSession(models: [model], title: "calc", size: size, colour: true, clock: ContinuousClock(),
-///                           post: { continuation.yield($0) }, write: { StandardStream.output.write($0) })
-/// session.start()
-/// for await event in events {
-///   if let status = session.handle(event) { return status }
-/// }
+///                           write: { StandardStream.output.write($0) })
+/// let status = await session.run(keys: keys)  // 0 after q, 130 after Ctrl-C
 /// ```
 ///
 /// The path is one way: a key edits the form, an edit goes to the models and to every panel of the same engine
-/// (the other panel of a shared calculation), and what a model does later is drawn as its `Observed` delivers it
+/// (the other panel of a shared calculation), and what a model does later reaches the session as
+/// ``AppEvent/modelsChanged``, on which it reads the models as they are now: what a line shows is the model's
+/// ``CalculatorModel/status``, which already tells an old input's outcome from the current one's
 /// (Docs/Decisions/interactive-terminal.md). Side by side (`--engine all`, `labels` given), the form has one pair
-/// of fields, an edit goes to every model, and each model's result line carries its label and its counters. The
-/// spinner's timer runs only while some model is computing. ``stop()`` ends the observation and the timer.
+/// of fields, an edit goes to every model, and each model's result line carries its label and its counts.
 @MainActor
 final class FormSession {
   /// The view state.
-  private(set) var form: FormState
+  private var form: FormState
   /// One model per result line.
-  let models: [CalculatorModel]
+  private let models: [CalculatorModel]
   /// Each result line's label when the models are shown side by side on one input; `nil` for a panel each.
-  let labels: [String]?
-  /// Each model's calculation counts, when the result lines show them.
-  let counts: [CalculationCounts]
-  /// What each result line shows: its model's latest answer.
+  private let labels: [String]?
+  /// Each result line's calculation counts, when it shows them (`nil` for a line that does not).
+  private let counts: [CalculationCounts?]
+  /// What a line without counts says under it instead, if anything.
+  private let notes: [String?]
+  /// What each result line shows: its model's answer when last read.
   private var results: [PanelResult]
-  /// How many outcomes each result line has shown.
-  private(set) var shownCounts: [Int]
+  /// Where each counted line's calculations went.
+  private var tallies: [CalculationTally]
   /// What the terminal shows.
-  private(set) var screen: Screen
+  private var screen: Screen
   /// Spinner ticks since the spinner started.
-  private(set) var tick = 0
+  private var tick = 0
+  /// Whether the last frame showed a spinner.
+  private var spinning = false
+  /// What the last frame was made from; `nil` when the screen must be drawn whatever it shows.
+  private var drawn: Drawn?
+
+  /// What a frame is made from: a frame is rendered only when one of these changed.
+  private struct Drawn: Equatable {
+    var form: FormState
+    var lines: [PanelResult]
+    var tick: Int
+  }
 
   private let renderer: FormRenderer
   private let clock: AnyClock
-  private let post: @Sendable (AppEvent) -> Void
   private let write: (String) -> Void
   private let suspend: () -> Void
-  private var observers: [Task<Void, Never>] = []
-  private var ticker: Task<Void, Never>?
 
   /// Creates a session with one panel per model, or with `labels` (one per model) the models side by side under
-  /// one pair of fields, each result line showing `counts` when given.
+  /// one pair of fields, each result line showing its `counts` when given.
   init(
-    models: [CalculatorModel], labels: [String]? = nil, counts: [CalculationCounts] = [], title: String,
-    size: TerminalSize, colour: Bool, clock: some Clock<Duration>,
-    post: @escaping @Sendable (AppEvent) -> Void, write: @escaping (String) -> Void,
+    models: [CalculatorModel], labels: [String]? = nil, counts: [CalculationCounts?] = [], notes: [String?] = [],
+    title: String,
+    size: TerminalSize, colour: Bool, clock: some Clock<Duration>, write: @escaping (String) -> Void,
     suspend: @escaping () -> Void = {}
   ) {
     precondition(!models.isEmpty, "a form needs at least one model")
     precondition(labels.map { $0.count == models.count } ?? true, "one label per model")
+    precondition(counts.isEmpty || counts.count == models.count, "counts: one per model, or none")
+    precondition(notes.isEmpty || notes.count == models.count, "notes: one per model, or none")
     self.models = models
     self.labels = labels
-    self.counts = counts
+    self.counts = counts.isEmpty ? Array(repeating: nil, count: models.count) : counts
+    self.notes = notes.isEmpty ? Array(repeating: nil, count: models.count) : notes
     results = models.map(Self.answer)
-    shownCounts = Array(repeating: 0, count: models.count)
+    tallies = Array(repeating: CalculationTally(), count: models.count)
     form = FormState(panelCount: labels == nil ? models.count : 1)
     // The form starts from the models' numbers; from then on, the form is where they change.
     for panel in form.panels.indices { form.show(models[panel].input, inPanel: panel) }
     screen = Screen(size: size, colour: colour)
     renderer = FormRenderer(title: title)
     self.clock = AnyClock(clock)
-    self.post = post
     self.write = write
     self.suspend = suspend
   }
 
-  /// Whether the spinner's timer is running.
-  var isTicking: Bool { ticker != nil }
-
-  /// Starts observing the models and draws the first frame.
-  func start() {
-    for (index, model) in models.enumerated() {
-      observers.append(
-        Task { [post] in
-          for await (input, result) in Observed({ (model.input, Self.answer(model)) }) {
-            post(.modelChanged(model: index, input: input, result: result))
-          }
-        })
-    }
+  /// Draws the first frame, then handles the events of ``events(keys:)`` until the user quits or the keys end;
+  /// returns the exit status (see ``handle(_:)``).
+  func run<Keys: AsyncSequence<TerminalEvent, Never> & Sendable>(keys: Keys) async -> Int32 {
     draw()
+    for await event in events(keys: keys) {
+      if let status = handle(event) { return status }
+    }
+    return 0
   }
 
-  /// Ends observation and the spinner's timer.
-  func stop() {
-    for observer in observers { observer.cancel() }
-    observers = []
-    ticker?.cancel()
-    ticker = nil
+  /// The one event stream: `keys`, a ``AppEvent/modelsChanged`` whenever something a result line shows changes
+  /// in a model or its counts, and while some model computes, a ``AppEvent/tick`` every ``Spinner/interval``.
+  ///
+  /// The spinner's timer is a `flatMapLatest` over whether some model computes: a timer while one does, nothing
+  /// while none does, so no task sleeps while the form is idle. Ending the iteration ends all three.
+  func events<Keys: AsyncSequence<TerminalEvent, Never> & Sendable>(
+    keys: Keys
+  ) -> some AsyncSequence<AppEvent, Never> & Sendable {
+    let models = models
+    let counts = counts.compactMap { $0 }
+    let changes = Observed { Snapshot(models, counts) }.removeDuplicates().map { @Sendable _ in AppEvent.modelsChanged }
+    let clock = clock
+    let ticks = Observed { models.contains { $0.status == .computing } }
+      .removeDuplicates()
+      .flatMapLatest { @Sendable computing in
+        AsyncTimerSequence(interval: Spinner.interval, clock: clock).map { @Sendable _ in AppEvent.tick }
+          .prefix(computing ? .max : 0)
+      }
+    return merge(keys.map { @Sendable in AppEvent.terminal($0) }, changes, ticks)
   }
 
   /// Reacts to `event`; returns the exit status when the user quit (`0` for `q` or Escape, `130` for Ctrl-C,
@@ -112,15 +129,16 @@ final class FormSession {
         // Returns once the shell's `fg` has continued the program; whatever the terminal shows now is not ours.
         suspend()
         screen.invalidate()
+        drawn = nil
       case .moved, .none: break
       }
     case .terminal(.resized(let size)):
       screen.resize(to: size)
+      drawn = nil
     case .terminal(.inputEnded):
       return 0
-    case .modelChanged(let index, let input, let result):
-      // An answer for an input the form has replaced since is stale; the answer for the new one follows it.
-      if input == form.panels[labels == nil ? index : 0].input { show(result, onLine: index) }
+    case .modelsChanged:
+      break
     case .tick:
       tick += 1
     }
@@ -128,62 +146,59 @@ final class FormSession {
     return nil
   }
 
+  /// What the models show and their counts: what ``events(keys:)`` observes.
+  private struct Snapshot: Equatable, Sendable {
+    var answers: [PanelResult]
+    var counts: [Int]
+
+    @MainActor init(_ models: [CalculatorModel], _ counts: [CalculationCounts]) {
+      answers = models.map(FormSession.answer)
+      self.counts = counts.flatMap { [$0.started, $0.endedCount] }
+    }
+  }
+
   /// What model `model`'s result line shows.
-  private static func answer(_ model: CalculatorModel) -> PanelResult {
+  fileprivate static func answer(_ model: CalculatorModel) -> PanelResult {
     PanelResult(status: model.status, last: model.result)
   }
 
-  /// Gives the edited panel's models the numbers its fields now hold, shows the numbers in every panel on one of
-  /// their engines, and shows each of those models' answer.
+  /// Gives the edited panel's models the numbers its fields now hold, and shows the numbers in every panel on
+  /// one of their engines.
   private func edit(_ panel: Int) {
     let input = form.panels[panel].input
     let edited = labels == nil ? [models[panel]] : models
     for model in edited { model.input = input }
+    guard labels == nil else { return }
     for (index, model) in models.enumerated() where edited.contains(where: { $0.engine === model.engine }) {
-      if labels == nil { form.show(input, inPanel: index) }
-      show(Self.answer(model), onLine: index)
+      form.show(input, inPanel: index)
     }
   }
 
-  /// Puts `result` on line `index`, counting it when it is an outcome the line did not show just before.
-  private func show(_ result: PanelResult, onLine index: Int) {
-    switch result.status {
-    case .result, .error:
-      if results[index].status != result.status { shownCounts[index] += 1 }
-    case .waiting, .settling, .computing: break
-    }
-    results[index] = result
-  }
-
-  /// Starts or stops the spinner, and draws what changed.
+  /// Reads each model's answer and counts, and draws what changed: the one place a frame is made.
   private func draw() {
+    for index in models.indices {
+      results[index] = Self.answer(models[index])
+      if let counts = counts[index] { tallies[index].account(counts.takeEnded(), model: models[index]) }
+    }
     let lines = results.indices.map { index in
       var result = results[index]
       result.label = labels?[index]
-      if index < counts.count {
-        result.counts = .init(
-          started: counts[index].started, cancelled: counts[index].cancelled, shown: shownCounts[index])
+      result.note = notes[index]
+      if let counts = counts[index] {
+        result.counts = tallies[index].counts(started: counts.started)
       }
       return result
     }
-    updateTicker(computing: lines.contains { $0.status == .computing })
+    let computing = lines.contains { $0.status == .computing }
+    // The spinner starts at its first frame: the ticks of an earlier calculation came before the result that
+    // stopped them, as they happened.
+    if computing && !spinning { tick = 0 }
+    spinning = computing
+    // A tick that comes after the spinner stopped changes nothing on screen.
+    let now = Drawn(form: form, lines: lines, tick: computing ? tick : 0)
+    guard now != drawn else { return }
+    drawn = now
     let output = screen.draw(renderer.render(form, results: lines, tick: tick, size: screen.size))
     if !output.isEmpty { write(output) }
-  }
-
-  private func updateTicker(computing: Bool) {
-    if computing, ticker == nil {
-      // The spinner starts at its first frame: the ticks of an earlier calculation came before the result that
-      // stopped them, as they happened.
-      tick = 0
-      ticker = Task { [clock, post] in
-        while (try? await clock.sleep(for: Spinner.interval)) != nil {
-          post(.tick)
-        }
-      }
-    } else if !computing, let ticker {
-      ticker.cancel()
-      self.ticker = nil
-    }
   }
 }

@@ -5,7 +5,7 @@ import Calculator
 /// It builds the models the options ask for (two panels on one ``SharedCalculation`` for `--engine shared`, the
 /// four designs side by side on one pair of fields for `--engine all`, the default),
 /// enters raw mode through ``RawMode``, and runs the one event loop: keys, resizes and the end of input from the
-/// ``InputReader`` thread, model changes and spinner ticks from the ``FormSession``, all through one stream.
+/// ``InputReader`` thread, merged by the ``FormSession`` with the models' changes and the spinner's ticks.
 /// Returns the exit status: 0 after `q` or Escape, 130 after Ctrl-C, 1 when the terminal cannot be used.
 /// (``CalcCommand`` has already refused the script-mode options `--json` and `--clock virtual`.)
 @MainActor
@@ -13,7 +13,7 @@ struct InteractiveApp {
   let options: CalcOptions
 
   func run() async -> Int32 {
-    let panels = options.makePanels(clock: ContinuousClock())
+    let panels = options.makeScreens(clock: ContinuousClock())
     let colour = !Self.environmentSays("NO_COLOR")
     do {
       return try await RawMode.run(input: Platform.standardInput, output: Platform.standardOutput) {
@@ -25,32 +25,30 @@ struct InteractiveApp {
     }
   }
 
-  private func loop(panels: [Panel], colour: Bool) async throws -> Int32 {
-    let (events, continuation) = AsyncStream.makeStream(of: AppEvent.self)
-    let reader = try InputReader.start(input: Platform.standardInput) { continuation.yield(.terminal($0)) }
+  private func loop(panels: [DesignScreen], colour: Bool) async throws -> Int32 {
+    let (keys, continuation) = AsyncStream.makeStream(of: TerminalEvent.self)
+    let reader = try InputReader.start(input: Platform.standardInput) { continuation.yield($0) }
     defer { reader.stop() }
     let sideBySide = options.engine == .all
     let session = FormSession(
-      models: panels.map(\.model), labels: sideBySide ? panels.map(\.design.rawValue) : nil,
-      counts: sideBySide ? panels.map(\.counts) : [], title: title,
+      models: panels.map(\.model), labels: sideBySide ? panels.map(\.label) : nil,
+      counts: sideBySide ? panels.map(\.shownCounts) : [], notes: sideBySide ? panels.map(\.note) : [],
+      title: title,
       size: TerminalSize.of(descriptor: Platform.standardOutput), colour: colour,
-      clock: ContinuousClock(), post: { continuation.yield($0) }, write: { TerminalRestorer.write($0) },
-      suspend: { RawMode.suspend() })
-    session.start()
-    defer { session.stop() }
-    for await event in events {
-      if let status = session.handle(event) { return status }
-    }
-    return 0
+      clock: ContinuousClock(), write: { TerminalRestorer.write($0) }, suspend: { RawMode.suspend() })
+    return await session.run(keys: keys)
   }
 
-  /// `calc · the slow calculator · engine task · delay 1s`; with `all`,
-  /// `calc · the four designs side by side · debounce 1s · delay 0s/0s/1s/1s`.
+  /// `calc · the slow calculator · engine task · delay 1s`; with `all`, two lines:
+  /// `calc · the four designs side by side on one input` and
+  /// `delay: pipeline 0s · debounce 0s after 1s of quiet · task 1s · shared 1s`.
   var title: String {
     guard case .design(let design) = options.engine else {
-      let delays = CalculatorDesign.allCases.map { Self.words(options.delay(for: $0)) }
-      return "calc · the four designs side by side · debounce \(Self.words(options.debounce)) · delay "
-        + delays.joined(separator: "/")
+      let delays = CalculatorDesign.allCases.map { design in
+        let delay = "\(design.rawValue) \(Self.words(options.delay(for: design)))"
+        return design == .debounce ? delay + " after \(Self.words(options.debounce)) of quiet" : delay
+      }
+      return "calc · the four designs side by side on one input\ndelay: " + delays.joined(separator: " · ")
     }
     var parts = ["calc · the slow calculator", "engine \(design.rawValue)"]
     if design == .debounce { parts.append("debounce \(Self.words(options.debounce))") }

@@ -85,11 +85,6 @@ public struct CalcOptions: Equatable, Sendable {
     delay ?? design.defaultDelay
   }
 
-  /// The longest calculator delay of the designs `engine` runs: its design's, or for `all` the longest of four.
-  public func delay(for engine: Engine) -> Duration {
-    engine.designs.map { delay(for: $0) }.max() ?? .zero
-  }
-
   /// A command line `calc` cannot run, with the reason in words.
   public struct UsageError: Error, Equatable, CustomStringConvertible {
     /// The reason, naming the argument.
@@ -107,17 +102,34 @@ public struct CalcOptions: Equatable, Sendable {
   /// The text `--help` prints.
   public static let usage = """
     usage: calc [--engine \(designNames.joined(separator: "|"))|all] [--delay <duration>]
-                [--debounce <duration>] [--clock real|virtual] [--script] [--json] [--help] [--version] [--]
+                [--debounce <duration>] [--clock real|virtual] [--script] [--json]
+                [--help] [--version] [--]
 
-    The slow calculator: two number fields a and b and their sum, computed by a slow service.
-    Interactive when stdin and stdout are terminals; otherwise (or with --script) it reads a script from stdin.
+    The slow calculator: two number fields a and b and their sum, computed by a
+    slow service. Interactive when stdin and stdout are terminals; otherwise (or
+    with --script) it reads a script from stdin.
 
-    options:
-      --engine <name>        the design: \(designNames.joined(separator: ", ")), or all four side by side
-                             (default: all in the form, pipeline for a script)
-      --delay <duration>     how slow the calculator is (default: 0 for pipeline and debounce, 1s otherwise)
-      --debounce <duration>  debounce (and all) only: how long it waits for typing to settle (default 1s)
-      --clock real|virtual   script mode: virtual makes `wait` advance a test clock, exact and instant (default real)
+    designs (four ways to keep a result in step with its input):
+      pipeline   Observed fields, combineLatest, mapLatest: each pair at once;
+                 pick it when every input deserves an answer and sums are cheap.
+      debounce   waits until the typing stops for --debounce, then calculates;
+                 pick it when a sum is costly and only the settled input matters.
+      task       restarts on each change, cancelling the one in flight (.task(id:));
+                 pick it when one screen owns the work and it should end with it.
+      shared     task's restart in one object several screens hold: one calculation;
+                 pick it when separate parts of an app show and edit the same input.
+      all        the four side by side on one input (the form's default).
+
+    options (a value follows its flag, `--engine task`, or is attached,
+    `--engine=task`; each flag at most once):
+      --engine <name>        the design (default: all in the form, pipeline for a
+                             script)
+      --delay <duration>     how slow the calculator is (default: 0 for pipeline
+                             and debounce, 1s otherwise)
+      --debounce <duration>  debounce (and all) only: how long it waits for the
+                             typing to settle (default 1s)
+      --clock real|virtual   script mode: virtual makes `wait` advance a test
+                             clock, exact and instant (default real)
       --script               read a script even when stdin is a terminal
       --json                 script mode: print one JSON object per event
       --help                 show this help
@@ -125,15 +137,18 @@ public struct CalcOptions: Equatable, Sendable {
       --                     ends the options (calc takes no operands)
 
     durations: 250ms, 1.5s, 2m (or 2min), 1h, 0
-    script lines: `a 12`, `b 30`, `a` (clears a), `wait 1.5s`, `# comment`, blank lines
-    script output: `<seconds> <event>` (`<seconds> <engine> <event>` with --engine all), events waiting,
-                   settling, computing, result <n>, error <words>
+    script lines: `a 12`, `b 30`, `a` (clears a), `wait 1.5s`, `# comment`, blank
+    script output: `<seconds> <event>` (`<seconds> <engine> <event>` with --engine
+                   all); events waiting, settling, computing, result <n>,
+                   error <words>
     """
 
   /// Reads the arguments (without the program name).
   public static func parse(_ arguments: some Sequence<String>) throws(UsageError) -> CalcOptions {
     var options = CalcOptions()
     var remaining = Array(arguments)[...]
+    // Each flag once: a second `--engine` would silently win over the first, whichever the user meant.
+    var given: Set<String> = []
     while let argument = remaining.popFirst() {
       // `--` ends the options (the POSIX convention); calc takes no operands, so only a bare `--` is accepted.
       if argument == "--" {
@@ -164,6 +179,11 @@ public struct CalcOptions: Equatable, Sendable {
       func noValue() throws(UsageError) {
         if attached != nil { throw UsageError(message: "\(flag) takes no value") }
       }
+      let name = flag == "-h" ? "--help" : flag
+      if given.contains(name) {
+        throw UsageError(message: "\(flag) is given twice; give it once")
+      }
+      given.insert(name)
       switch flag {
       case "--engine":
         let name = try value()

@@ -2,33 +2,35 @@ import Calculator
 
 /// Draws the form — title, each panel's fields and result, the key help — as a ``Frame``.
 ///
-/// It is a pure function of the view state, the models' results and the spinner's tick, so tests render into
-/// an in-memory ``Screen`` and read the text. The focused field is marked with `›` (and in colour when colour is
-/// on), and the frame's cursor stands at its text cursor.
+/// It is a pure function of the view state, the models' results and the spinner's tick, so tests draw its frames
+/// through a ``Screen`` into a terminal emulator and read what it shows. The focused field is marked with `›` (and
+/// in colour when colour is on), and the frame's cursor stands at its text cursor.
 ///
 /// ```swift
 /// let renderer = FormRenderer(title: "calc · engine pipeline")
-/// renderer.render(form, results: [PanelResult(status: .result(42))], tick: 0).text
-/// // ["calc · engine pipeline", "", "  › a [12 …]", "    b [30 …]", "    = 42", "", "Tab, Enter or ↓ move · …"]
+/// let frame = renderer.render(form, results: [PanelResult(status: .result(42))], tick: 0)
+/// // lines: "calc · engine pipeline", "", "  › a [12 …]", "    b [30 …]", "    = 42", "", "Tab, Enter or ↓ move · …"
 /// ```
 struct FormRenderer: Sendable {
-  /// The first line: the program and its engine.
+  /// The first line: the program and its engine; lines after a `\n` follow it in the hint style.
   var title: String
 
-  /// The key help: every key the form binds (``FormAction``), in two lines of at most 80 columns.
+  /// The key help: every key the form binds (``FormAction``), in two lines of at most 80 columns. The first
+  /// starts with how to quit, and stays on screen however small the window (see ``render(_:results:tick:size:)``).
   static let help = [
-    "Tab, Enter or ↓ next field · Shift-Tab or ↑ previous · digits and - type",
-    "← → Home End move · Backspace Delete erase · Ctrl-Z suspend · q Esc Ctrl-C quit",
+    "q Esc Ctrl-C quit · Tab, Enter or ↓ next field · Shift-Tab or ↑ previous",
+    "type an integer · ← → Home End move · Backspace Delete erase · Ctrl-Z suspend",
   ]
-  /// Columns inside a field's brackets.
-  static let fieldWidth = FieldState.maximumLength
+  /// Columns inside a field's brackets: its longest text, and a cell for the cursor after it.
+  static let fieldWidth = FieldState.maximumLength + 1
   /// Where a field's text starts: after `"  › a ["`.
   static let fieldColumn = 7
 
   /// How a line gives way on a small screen: lower ranks are dropped first, bottom-most first.
   private enum Rank: Int, Comparable {
-    case blank, secondHelp, firstHelp, counts, panelHeader, title
-    /// Fields and results: never dropped; when they do not fit, the frame asks for a larger window.
+    case blank, secondHelp, counts, panelHeader, title
+    /// Fields, results, and the help line that says how to quit: never dropped; when they do not fit, the frame
+    /// asks for a larger window.
     case essential
 
     static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -43,12 +45,16 @@ struct FormRenderer: Sendable {
   /// With more results than panels (the designs side by side on one input), the one panel's fields come first,
   /// then each result under its label, with its counts on the next line.
   ///
-  /// On a small screen, lines give way in a fixed order — blank lines, the second and then the first help line,
-  /// the counts, the panel headers, the title — and a line too wide is cut at a word boundary, ending in `…`.
-  /// When the fields and results themselves do not fit (fewer rows than they need, or fewer than
-  /// ``minimumColumns`` columns), the frame says `enlarge the window` instead.
+  /// On a small screen, lines give way in a fixed order — blank lines, the second help line, the counts, the
+  /// panel headers, the title — and a line too wide is cut at a word boundary, ending in `…`; the first help line,
+  /// which starts with how to quit, stays. When the fields, results and that line do not fit (fewer rows than
+  /// they need, or fewer than ``minimumColumns`` columns), the frame says `enlarge the window` instead, and how
+  /// to quit.
   func render(_ form: FormState, results: [PanelResult], tick: Int, size: TerminalSize? = nil) -> Frame {
-    var lines: [(line: StyledLine, rank: Rank)] = [(StyledLine(title, style: .title), .title), (StyledLine(), .blank)]
+    var lines: [(line: StyledLine, rank: Rank)] = title.split(separator: "\n").enumerated().map { index, text in
+      (StyledLine(String(text), style: index == 0 ? .title : .hint), .title)
+    }
+    lines.append((StyledLine(), .blank))
     var cursorLine: (index: Int, column: Int)?
     func addFields(of panel: FormState.Panel, index: Int) {
       for name in FormState.FieldName.allCases {
@@ -63,11 +69,17 @@ struct FormRenderer: Sendable {
       let width = results.compactMap { $0.label?.count }.max() ?? 0
       for result in results {
         lines.append((resultLine(result, tick: tick, label: result.label.map { $0.padding(to: width) }), .essential))
+        let indent = "    " + String(repeating: " ", count: width + 2)
         if let counts = result.counts {
+          // Every calculation started is in one of the four, so the line adds up whatever the typing speed.
           let text =
-            "    " + String(repeating: " ", count: width + 2)
-            + "\(counts.started) started · \(counts.cancelled) cancelled · \(counts.shown) shown"
-          lines.append((StyledLine(text, style: .hint), .counts))
+            "\(counts.started) started = \(counts.cancelled) cancelled + \(counts.superseded) superseded"
+            + " + \(counts.shown) shown + \(counts.running) running"
+          // Long counts give up the indent before any of their words, so that they still add up at 80 columns.
+          let line = indent.count + text.count <= 80 ? indent + text : "    " + text
+          lines.append((StyledLine(line, style: .hint), .counts))
+        } else if let note = result.note {
+          lines.append((StyledLine(indent + note, style: .hint), .counts))
         }
       }
     } else {
@@ -85,7 +97,7 @@ struct FormRenderer: Sendable {
       lines.removeLast()
     }
     lines.append((StyledLine(), .blank))
-    lines.append((StyledLine(Self.help[0], style: .hint), .firstHelp))
+    lines.append((StyledLine(Self.help[0], style: .hint), .essential))
     lines.append((StyledLine(Self.help[1], style: .hint), .secondHelp))
     guard let size else {
       return Frame(
@@ -107,7 +119,7 @@ struct FormRenderer: Sendable {
     }
     guard kept.count <= size.rows, size.columns >= minimumColumns else {
       let essential = all.filter { $0.rank == .essential }.count
-      let message = ["enlarge the window", "(at least \(minimumColumns) × \(essential))"]
+      let message = ["q quits; enlarge the window", "(at least \(minimumColumns) × \(essential))"]
       return Frame(lines: message.prefix(max(size.rows, 0)).map { StyledLine($0).cutAtWord(to: size.columns) })
     }
     let cursor = cursorLine.flatMap { cursor in
@@ -116,7 +128,7 @@ struct FormRenderer: Sendable {
     return Frame(lines: kept.map { all[$0].line.cutAtWord(to: size.columns) }, cursor: cursor)
   }
 
-  /// `  › a [12-3        ]  a: '12-3' is not an integer; still using 12`
+  /// `  › a [12-3        ]  not an integer; still using 12`
   private func fieldLine(_ field: FieldState, focused: Bool) -> StyledLine {
     let padding = String(repeating: " ", count: max(Self.fieldWidth - field.text.count, 0))
     var line = StyledLine("  ")

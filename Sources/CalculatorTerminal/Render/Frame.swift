@@ -12,7 +12,4 @@ struct Frame: Hashable, Sendable {
   var lines: [StyledLine]
   /// Where the terminal's cursor is shown; `nil` hides it.
   var cursor: Position?
-
-  /// The lines' text without styles, for tests and logs.
-  var text: [String] { lines.map(\.text) }
 }

@@ -7,7 +7,11 @@ struct PanelResult: Equatable, Sendable {
   struct Counts: Equatable, Sendable {
     var started: Int
     var cancelled: Int
+    /// Done, but for an input the line no longer had: its outcome was never the line's.
+    var superseded: Int
     var shown: Int
+    /// Started and not yet cancelled, superseded or shown: what is still running, or whose outcome is on its way.
+    var running: Int { started - cancelled - superseded - shown }
   }
 
   var status: CalculatorStatus
@@ -16,6 +20,8 @@ struct PanelResult: Equatable, Sendable {
   var label: String?
   /// Shown under the result line, when given.
   var counts: Counts?
+  /// Shown under the result line instead, when there are no counts: what the line is.
+  var note: String?
 
   /// Creates a result view from a model's ``CalculatorModel/status`` and ``CalculatorModel/result``.
   init(status: CalculatorStatus, last: Int? = nil) {

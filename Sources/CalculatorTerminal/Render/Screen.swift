@@ -27,12 +27,6 @@ struct Screen: Sendable {
     self.colour = colour
   }
 
-  /// The text on screen, one string per row (blank rows included), as a test reads it.
-  var text: [String] {
-    let shown = lines ?? []
-    return (0..<size.rows).map { $0 < shown.count ? shown[$0].text : "" }
-  }
-
   /// Forgets what the terminal shows, so the next draw repaints everything.
   mutating func invalidate() {
     lines = nil

@@ -8,9 +8,13 @@ import RippleTesting
 /// With `--clock virtual`, the script is read to its end first, then played on a `TestClock` in
 /// `TestClock.lockstep`, which moves time only once every task has reacted, so the output is exact and instant;
 /// with the real clock, lines are played as they come, `wait` takes wall time and the times are measured.
-/// Either way a task watches the model with `Observed` and prints each status it sees. A bad line is reported
-/// on standard error with its number and text, skipped, and makes the exit status 1; the rest of the script
-/// still runs. At the end of input a calculation in flight is awaited and its outcome printed.
+/// Either way the events are the same: the status right after each edit, the status as each calculation starts
+/// (a watcher alone could miss a `computing` that ends at once), and each status a task watching the model with
+/// `Observed` sees — except that on the real clock lines with no `wait` between them are played as fast as they
+/// come, like a paste, where the virtual clock lets every task react to each line before the next. A bad line is
+/// reported on standard error with its number and text, skipped, and makes the exit status 1; the rest of the
+/// script still runs. At the end of input a calculation in flight is awaited and its outcome printed, and with
+/// `--engine all` each design's counts (``CalculationTally``).
 ///
 /// ```
 /// $ printf 'b 30\na 1\nwait 0.5s\na 12\nwait 2s\n' | calc --engine task --clock virtual
@@ -40,12 +44,24 @@ struct ScriptRunner {
   private func runVirtual(_ lines: [String]) async -> Int32 {
     let clock = TestClock()
     return await clock.lockstep {
-      let panels = options.makePanels(clock: clock)
-      let shown = shownPanels(panels)
       let printer = EventPrinter(json: options.json, output: output)
-      // Besides the status right after each edit, the status each reaction ends with: a calculation without
-      // delay that a debounce starts is computing only within an instant, and is not shown.
+      let tallies = Tallies()
+      let starts = CalculationStarts()
+      let panels = options.makeScreens(clock: clock, onStart: { starts.report($0) })
+      let shown = shownPanels(panels)
+      // Besides the status right after each edit, the status as each calculation starts, and every status a
+      // watcher sees, as on the real clock; held until the instant ends, so that within an instant each engine's
+      // events come together, in a fixed order.
+      starts.report = { design in
+        for panel in shown where panel.design == design {
+          tallies.account(panel)
+
+          printer.settle(panel.model.status, at: clock.now.offset, engine: label(panel))
+        }
+      }
       let watchers = watch(shown) { panel, status in
+        tallies.account(panel)
+
         printer.settle(status, at: clock.now.offset, engine: label(panel))
       }
       var status: Int32 = 0
@@ -59,7 +75,10 @@ struct ScriptRunner {
           for panel in shown { set(field, to: value, in: panel.model) }
           // What the edit shows at once (computing, say), after what the instant showed before it.
           printer.flush()
-          for panel in shown { printer.show(panel.model.status, at: clock.now.offset, engine: label(panel)) }
+          for panel in shown {
+            tallies.account(panel)
+            printer.show(panel.model.status, at: clock.now.offset, engine: label(panel))
+          }
           await clock.advance(by: .zero)  // every task reacts to the edit before the next line
         case .wait(let duration)?: await clock.advance(by: duration)
         case nil: break
@@ -68,8 +87,13 @@ struct ScriptRunner {
       // The end of input: every calculation in flight ends.
       await clock.run()
       await stop(watchers)
-      for panel in shown { printer.settle(panel.model.status, at: clock.now.offset, engine: label(panel)) }
+      starts.report = { _ in }  // it holds the screens, whose calculators hold it
+      for panel in shown {
+        tallies.account(panel)
+        printer.settle(panel.model.status, at: clock.now.offset, engine: label(panel))
+      }
       printer.flush()
+      printCounts(shown, tallies: tallies, printer: printer, at: clock.now.offset)
       withExtendedLifetime(panels) {}
       return status
     }
@@ -79,10 +103,23 @@ struct ScriptRunner {
   /// it), printing each status when it happens.
   func runTimed<Lines: AsyncSequence<String, Never>, C: Clock<Duration>>(_ lines: Lines, clock: C) async -> Int32 {
     let start = clock.now
-    let panels = options.makePanels(clock: clock)
-    let shown = shownPanels(panels)
     let printer = EventPrinter(json: options.json, output: output)
+    let tallies = Tallies()
+    let starts = CalculationStarts()
+    let panels = options.makeScreens(clock: clock, onStart: { starts.report($0) })
+    let shown = shownPanels(panels)
+    // The status as each calculation starts: a watcher, which sees the latest status when it looks, would miss a
+    // `computing` that ends at once (the debounce's with no delay) as often as not, and the clocks would differ.
+    starts.report = { design in
+      for panel in shown where panel.design == design {
+        tallies.account(panel)
+
+        printer.show(panel.model.status, at: start.duration(to: clock.now), engine: label(panel))
+      }
+    }
     let watchers = watch(shown) { panel, status in
+      tallies.account(panel)
+
       printer.show(status, at: start.duration(to: clock.now), engine: label(panel))
     }
     var status: Int32 = 0
@@ -90,7 +127,14 @@ struct ScriptRunner {
     for await line in lines {
       number += 1
       switch parse(line, number: number) {
-      case .set(let field, let value)??: for panel in shown { set(field, to: value, in: panel.model) }
+      case .set(let field, let value)??:
+        for panel in shown { set(field, to: value, in: panel.model) }
+        // What the edit shows at once, as on the virtual clock: a calculation that ends before the watcher looks
+        // was still started.
+        for panel in shown {
+          tallies.account(panel)
+          printer.show(panel.model.status, at: start.duration(to: clock.now), engine: label(panel))
+        }
       case .wait(let duration)??: try? await clock.sleep(for: duration)
       case nil?: break
       case nil: status = 1
@@ -99,14 +143,25 @@ struct ScriptRunner {
     // The end of input: the watchers go on showing each design's events until no calculation is in flight.
     for await pending in Observed({ shown.contains { $0.model.status.isPending } }) where !pending { break }
     await stop(watchers)
-    for panel in shown { printer.show(panel.model.status, at: start.duration(to: clock.now), engine: label(panel)) }
+    starts.report = { _ in }  // it holds the screens, whose calculators hold it
+    for panel in shown {
+      tallies.account(panel)
+      printer.show(panel.model.status, at: start.duration(to: clock.now), engine: label(panel))
+    }
+    printCounts(shown, tallies: tallies, printer: printer, at: start.duration(to: clock.now))
     withExtendedLifetime(panels) {}
     return status
   }
 
+  /// With `--engine all`, prints where each design's calculations went: `<seconds> <engine> counts …`.
+  private func printCounts(_ shown: [DesignScreen], tallies: Tallies, printer: EventPrinter, at time: Duration) {
+    guard options.engine == .all else { return }
+    for panel in shown { printer.counts(tallies.counts(panel), at: time, engine: panel.design.rawValue) }
+  }
+
   /// Starts one task per panel that calls `report` with each status of the panel's model it sees.
   private func watch(
-    _ panels: [Panel], report: @escaping @MainActor (Panel, CalculatorStatus) -> Void
+    _ panels: [DesignScreen], report: @escaping @MainActor (DesignScreen, CalculatorStatus) -> Void
   ) -> [Task<Void, Never>] {
     panels.map { panel in
       Task {
@@ -124,14 +179,14 @@ struct ScriptRunner {
     }
   }
 
-  /// The panels whose status the script prints and edits go to: the first (the others of `shared` show the same
-  /// calculation), or with `--engine all` one per design.
-  private func shownPanels(_ panels: [Panel]) -> [Panel] {
-    options.engine == .all ? panels : [panels[0]]
+  /// The screens whose status the script prints and edits go to: the first (the second of `shared` shows the
+  /// same calculation), or with `--engine all` the first of each design.
+  private func shownPanels(_ panels: [DesignScreen]) -> [DesignScreen] {
+    options.engine == .all ? panels.filter { $0.screen == 0 } : [panels[0]]
   }
 
   /// The engine name an event line carries: only with `--engine all`.
-  private func label(_ panel: Panel) -> String? {
+  private func label(_ panel: DesignScreen) -> String? {
     options.engine == .all ? panel.design.rawValue : nil
   }
 
@@ -157,6 +212,30 @@ struct ScriptRunner {
   }
 }
 
+/// Where each design's calculations went (``CalculationTally``), sorted each time the script reports the design.
+@MainActor
+final class Tallies {
+  private var tallies: [CalculatorDesign: CalculationTally] = [:]
+
+  /// Sorts what ended of `screen`'s calculations against its model now.
+  func account(_ screen: DesignScreen) {
+    tallies[screen.design, default: CalculationTally()].account(screen.counts.takeEnded(), model: screen.model)
+  }
+
+  /// `screen`'s counts, after sorting what ended.
+  func counts(_ screen: DesignScreen) -> PanelResult.Counts {
+    account(screen)
+    return tallies[screen.design, default: CalculationTally()].counts(started: screen.counts.started)
+  }
+}
+
+/// Where a script's calculation starts are reported, once the screens that report them exist.
+@MainActor
+final class CalculationStarts {
+  /// Called with the design of each calculation that starts.
+  var report: (CalculatorDesign) -> Void = { _ in }
+}
+
 /// Prints each change of a result's status, once; with several engines (`--engine all`), each engine's changes,
 /// in time order and, within an instant, in the order the engines first appeared.
 @MainActor
@@ -167,8 +246,8 @@ final class EventPrinter {
   private var last: [String: CalculatorStatus] = [:]
   /// The engines in the order they first appeared.
   private var order: [String] = []
-  /// For each engine, the latest status of the instant ``settle(_:at:engine:)`` saw last, not printed yet.
-  private var pending: [String: (status: CalculatorStatus, time: Duration)] = [:]
+  /// For each engine, the statuses of the instant ``settle(_:at:engine:)`` saw last, not printed yet.
+  private var pending: [String: [(status: CalculatorStatus, time: Duration)]] = [:]
 
   init(json: Bool, output: @escaping (String) -> Void) {
     self.json = json
@@ -192,13 +271,32 @@ final class EventPrinter {
     }
   }
 
-  /// Notes `status` as `engine`'s latest at `time`, after printing what every engine held back from earlier
-  /// instants: each instant is shown as it ends, not the steps within it. Call ``flush()`` at the end.
+  /// Prints `engine`'s counts at `time`, after every status held back:
+  /// `1.500 task counts 2 started = 1 cancelled + 0 superseded + 1 shown + 0 running`, or with `--json`
+  /// `{"time":1.500,"engine":"task","event":"counts","started":2,"cancelled":1,"superseded":0,"shown":1,"running":0}`.
+  func counts(_ counts: PanelResult.Counts, at time: Duration, engine: String) {
+    flush()
+    if json {
+      let fields =
+        #""started":\#(counts.started),"cancelled":\#(counts.cancelled),"superseded":\#(counts.superseded),"#
+        + #""shown":\#(counts.shown),"running":\#(counts.running)"#
+      output(
+        #"{"time":\#(DurationText.seconds(time)),"engine":\#(Self.quoted(engine)),"event":"counts",\#(fields)}"# + "\n")
+    } else {
+      output(
+        "\(DurationText.seconds(time)) \(engine) counts \(counts.started) started = \(counts.cancelled) cancelled"
+          + " + \(counts.superseded) superseded + \(counts.shown) shown + \(counts.running) running\n")
+    }
+  }
+
+  /// Notes `status` of `engine` at `time`, after printing what every engine held back from earlier instants:
+  /// each instant is printed as it ends, engine by engine in the order they first appeared, every step of each.
+  /// Call ``flush()`` at the end.
   func settle(_ status: CalculatorStatus, at time: Duration, engine: String? = nil) {
-    if pending.values.contains(where: { $0.time != time }) {
+    if pending.values.contains(where: { $0.contains { $0.time != time } }) {
       flush(before: time)
     }
-    pending[key(engine)] = (status, time)
+    pending[key(engine), default: []].append((status, time))
   }
 
   /// Prints every status ``settle(_:at:engine:)`` holds back.
@@ -208,9 +306,11 @@ final class EventPrinter {
 
   private func flush(before time: Duration?) {
     for key in order {
-      guard let entry = pending[key], time.map({ entry.time < $0 }) ?? true else { continue }
+      guard let entries = pending[key], let first = entries.first, time.map({ first.time < $0 }) ?? true else {
+        continue
+      }
       pending[key] = nil
-      show(entry.status, at: entry.time, engine: key.isEmpty ? nil : key)
+      for entry in entries { show(entry.status, at: entry.time, engine: key.isEmpty ? nil : key) }
     }
   }
 

@@ -37,6 +37,20 @@ enum _Platform {
     #endif
   }
 
+  /// Writes `text` to standard error, unbuffered.
+  static func writeToStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+      var rest = UnsafeRawBufferPointer(bytes)
+      while !rest.isEmpty {
+        let written = write(2, rest.baseAddress, rest.count)
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return }
+        rest = UnsafeRawBufferPointer(rebasing: rest[written...])
+      }
+    }
+  }
+
   /// Runs `body` on the main dispatch queue, after the blocks already queued there.
   static func runOnMainQueue(_ body: @escaping @Sendable () -> Void) {
     DispatchQueue.main.async(execute: body)

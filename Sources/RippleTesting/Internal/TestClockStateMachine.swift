@@ -18,6 +18,10 @@ struct _TestClockStateMachine {
   private var nextID: UInt64 = 0
   /// The executor of the lockstep scope the clock is in, if any.
   private(set) var executor: _LockstepExecutor?
+  /// Whether, outside a lockstep scope, time was moved while no task slept on the clock.
+  private var advancedWithNobodyAsleep = false
+  /// Whether the late-sleeper diagnostic was given (it is given once per clock).
+  private var lateSleeperDiagnosed = false
 
   init(now: TestClock.Instant) {
     self.now = now
@@ -32,6 +36,15 @@ struct _TestClockStateMachine {
   mutating func sleepRequested() -> UInt64 {
     defer { nextID += 1 }
     return nextID
+  }
+
+  /// A task is about to sleep outside a lockstep scope: `true`, once per clock, when time was moved earlier while
+  /// nobody slept — the usual sign of a test that advanced the clock before the code under test reached its sleep
+  /// (see ``TestClock``'s late-sleeper diagnostic).
+  mutating func lateSleeperStarting() -> Bool {
+    guard executor == nil, advancedWithNobodyAsleep, !lateSleeperDiagnosed else { return false }
+    lateSleeperDiagnosed = true
+    return true
   }
 
   /// A task suspended until `deadline`; `false` when the deadline has already come, so it must not wait.
@@ -54,7 +67,10 @@ struct _TestClockStateMachine {
   /// registration order; with none left before `target`, moves `now` to `target` and returns nothing.
   mutating func advanced(toward target: TestClock.Instant) -> [UnsafeContinuation<Void, any Error>] {
     guard let earliest = nextDeadline, earliest <= target else {
-      if target > now { now = target }
+      if target > now {
+        if executor == nil && nextDeadline == nil { advancedWithNobodyAsleep = true }
+        now = target
+      }
       return []
     }
     if earliest > now { now = earliest }

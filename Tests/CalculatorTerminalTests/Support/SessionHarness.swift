@@ -5,12 +5,13 @@ import RippleTesting
 
 /// Runs a ``FormSession`` as the app does, but with a virtual terminal for output and the test as the event
 /// loop: keys go in through ``type(_:)``, and ``waitForScreen(_:)`` handles the session's own events (model
-/// changes, spinner ticks) until the screen shows what the test expects.
+/// changes, spinner ticks) from its one event stream until the screen shows what the test expects.
 @MainActor
 final class SessionHarness {
   let session: FormSession
   private let output: Output
-  private var events: AsyncStream<AppEvent>.Iterator
+  private let keys: AsyncStream<TerminalEvent>.Continuation
+  private var events: (any AsyncIteratorProtocol<AppEvent, Never>)?
 
   final class Output {
     var terminal: VirtualTerminal
@@ -19,21 +20,20 @@ final class SessionHarness {
 
   /// A session with one panel per model, or with `labels` the models side by side (`--engine all`).
   init(
-    models: [CalculatorModel], labels: [String]? = nil, counts: [CalculationCounts] = [],
+    models: [CalculatorModel], labels: [String]? = nil, counts: [CalculationCounts?] = [], notes: [String?] = [],
     size: TerminalSize = .init(rows: 30, columns: 100), clock: TestClock = TestClock()
   ) {
-    let (stream, continuation) = AsyncStream.makeStream(of: AppEvent.self)
+    let (stream, continuation) = AsyncStream.makeStream(of: TerminalEvent.self)
     let output = Output(VirtualTerminal(rows: size.rows, columns: size.columns))
     self.output = output
-    events = stream.makeAsyncIterator()
+    keys = continuation
     session = FormSession(
-      models: models, labels: labels, counts: counts, title: "calc", size: size, colour: true, clock: clock,
-      post: { continuation.yield($0) }, write: { output.terminal.apply($0) })
-    session.start()
-  }
-
-  deinit {
-    MainActor.assumeIsolated { session.stop() }
+      models: models, labels: labels, counts: counts, notes: notes, title: "calc", size: size, colour: true,
+      clock: clock,
+      write: { output.terminal.apply($0) })
+    events = session.events(keys: stream).makeAsyncIterator()
+    // The first frame, as `run(keys:)` draws it.
+    _ = session.handle(.modelsChanged)
   }
 
   /// The virtual terminal's text, trailing blank lines dropped.
@@ -70,10 +70,25 @@ final class SessionHarness {
     return handled
   }
 
-  /// The session's next event. (The iterator is copied out: an actor-isolated property cannot be iterated in
-  /// place; copies share the stream's state.)
+  /// Sends `event` through the key stream, and handles the session's events up to and including it; returns
+  /// the events handled before it.
+  @discardableResult
+  func roundTrip(_ event: TerminalEvent) async -> [AppEvent] {
+    keys.yield(event)
+    var handled: [AppEvent] = []
+    while let next = await nextEvent() {
+      _ = session.handle(next)
+      if case .terminal = next { return handled }
+      handled.append(next)
+    }
+    return handled
+  }
+
+  /// The session's next event. (The iterator is taken out: an actor-isolated property cannot be iterated in
+  /// place.)
   private func nextEvent() async -> AppEvent? {
-    var iterator = events
+    guard var iterator = events else { return nil }
+    events = nil
     defer { events = iterator }
     return await iterator.next(isolation: MainActor.shared)
   }

@@ -57,8 +57,9 @@ final class Tmux {
   /// Sends `keys` as `tmux send-keys` names them: `12`, `Tab`, `BSpace`, `Escape`, `C-c`. Each argument is sent
   /// literally when `literal` is true.
   func send(_ keys: String..., literal: Bool = false) throws {
+    // `--` ends tmux's options, so that keys may start with `-`.
     let flags = literal ? "-l " : ""
-    try run("send-keys -t \(Self.session) \(flags)\(keys.map(Shell.quote).joined(separator: " "))")
+    try run("send-keys -t \(Self.session) \(flags)-- \(keys.map(Shell.quote).joined(separator: " "))")
   }
 
   /// Resizes the window.

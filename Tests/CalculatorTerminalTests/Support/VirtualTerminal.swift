@@ -1,3 +1,5 @@
+@testable import CalculatorTerminal
+
 /// A minimal terminal emulator for tests: applies the escape sequences `calc` writes (``ANSI``) to a grid of
 /// characters, so a test can check that a screen diff really produces the frame it was given.
 ///
@@ -72,5 +74,18 @@ struct VirtualTerminal {
     case (_, "m"): break
     default: unknown.append(parameters + String(final))
     }
+  }
+}
+
+extension VirtualTerminal {
+  /// What a terminal of `rows` × `columns` shows after a ``Screen`` draws `frame` on it: the bytes `calc` would
+  /// write, read back, trailing blank lines dropped.
+  static func showing(_ frame: Frame, rows: Int = 40, columns: Int = 100) -> [String] {
+    var screen = Screen(size: TerminalSize(rows: rows, columns: columns), colour: true)
+    var terminal = VirtualTerminal(rows: rows, columns: columns)
+    terminal.apply(screen.draw(frame))
+    var text = terminal.text
+    while text.last == "" { text.removeLast() }
+    return text
   }
 }

@@ -62,7 +62,7 @@ final class Session {
     options.delay = delay
     options.debounce = debounce
     self.clock = clock
-    let models = options.makePanels(clock: clock).map(\.model)
+    let models = options.makeScreens(clock: clock).map(\.model)
     self.models = models
     watcher = Task {
       for await case let outcome? in Observed({ models[0].outcome }) { onOutcome(outcome) }
