@@ -6,8 +6,8 @@ import Testing
 
 /// The examples of the table "Every Combine operator and type" in `MigratingFromCombine.md`, compiled and run: every
 /// counterpart the table names exists, with the arguments it shows. A row whose counterpart is not on this branch yet
-/// is a comment naming the branch it lands with. Change the table and this file together (they were generated from
-/// one list).
+/// is a comment naming the branch it lands with, to be uncommented when it does. Change the table and this file
+/// together: row for row, in the table's order.
 ///
 /// The examples run nonisolated: the standard library's `reduce`, `min(by:)`, `contains(where:)`… do not compile with
 /// a closure written in `@MainActor` code (the closure would be sent off the actor). The two that need a main-actor
