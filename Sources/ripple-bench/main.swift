@@ -46,6 +46,7 @@ let all: [Scenario] =
   observationScenarios()
   + pipelineScenarios()
   + operatorScenarios()
+  + combineOperatorScenarios()
   + timeScenarios()
   + latestScenarios()
   + channelScenarios()

@@ -91,3 +91,21 @@ struct AnyFailing: Sendable {
     }
   }
 }
+
+/// AsyncExtensions' variadic `merge` and `zip`: four or more bases of one type written as arguments, while two or
+/// three still take swift-async-algorithms' forms.
+@Suite("merge and zip of bases written as arguments", .timeLimit(.minutes(1)))
+struct VariadicFanInTests {
+  @Test("four and five bases of one type merge and zip; two and three keep the tuple forms")
+  func arities() async {
+    let merged = merge(finiteStream([1]), finiteStream([2]), finiteStream([3]), finiteStream([4]), finiteStream([5]))
+    let _: AsyncMergeSequence<AsyncStream<Int>> = merged
+    #expect(await collect(merged).sorted() == [1, 2, 3, 4, 5])
+    let zipped = zip(finiteStream([1, 5]), finiteStream([2, 6]), finiteStream([3, 7]), finiteStream([4, 8]))
+    let _: AsyncZipSequence<AsyncStream<Int>> = zipped
+    #expect(await collect(zipped) == [[1, 2, 3, 4], [5, 6, 7, 8]])
+    let _: AsyncMerge2Sequence<AsyncStream<Int>, AsyncStream<Int>> = merge(finiteStream([1]), finiteStream([2]))
+    let _: AsyncZip3Sequence<AsyncStream<Int>, AsyncStream<Int>, AsyncStream<Int>> = zip(
+      finiteStream([1]), finiteStream([2]), finiteStream([3]))
+  }
+}

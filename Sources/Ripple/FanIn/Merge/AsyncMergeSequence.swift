@@ -20,6 +20,26 @@ public func merge<Base: AsyncSequence & Sendable>(
   AsyncMergeSequence(Array(bases))
 }
 
+/// Returns a sequence of the elements of any number of sequences of one type, written as arguments —
+/// AsyncExtensions' spelling of ``merge(_:)``:
+///
+/// ```swift
+/// for await event in merge(keys, clicks, ticks, resizes) {
+///   handle(event)
+/// }
+/// ```
+///
+/// Two or three arguments take ``merge(_:_:)`` and ``merge(_:_:_:)`` (swift-async-algorithms' forms), which also
+/// take bases of different types; four or more, of one type, take this one (a variadic form of any count, as AsyncExtensions' `merge(_:)`, would make two
+/// or three arguments of one type ambiguous). Otherwise it behaves as
+/// ``AsyncMergeSequence``.
+@inlinable
+public func merge<Base: AsyncSequence & Sendable>(
+  _ base1: Base, _ base2: Base, _ base3: Base, _ base4: Base, _ more: Base...
+) -> AsyncMergeSequence<Base> where Base.Element: Sendable {
+  AsyncMergeSequence([base1, base2, base3, base4] + more)
+}
+
 /// An asynchronous sequence of the elements of any number of sequences, interleaved as they arrive.
 ///
 /// Create it with ``merge(_:)``; it behaves as ``AsyncMerge2Sequence``.

@@ -23,6 +23,26 @@ public func zip<Base: AsyncSequence & Sendable>(
   AsyncZipSequence(Array(bases))
 }
 
+/// Returns a sequence of arrays of the elements of any number of sequences of one type, written as arguments, taken
+/// in step — AsyncExtensions' spelling of ``zip(_:)``:
+///
+/// ```swift
+/// for await readings in zip(north, east, south, west) {
+///   print(readings.reduce(0, +))
+/// }
+/// ```
+///
+/// Two or three arguments take ``zip(_:_:)`` and ``zip(_:_:_:)`` (swift-async-algorithms' forms, giving tuples),
+/// which also take bases of different types; four or more, of one type, take this one (a variadic form of any count, as AsyncExtensions' `zip(_:)`, would make two
+/// or three arguments of one type ambiguous). Otherwise it behaves as
+/// ``AsyncZipSequence``.
+@inlinable
+public func zip<Base: AsyncSequence & Sendable>(
+  _ base1: Base, _ base2: Base, _ base3: Base, _ base4: Base, _ more: Base...
+) -> AsyncZipSequence<Base> where Base.Element: Sendable {
+  AsyncZipSequence([base1, base2, base3, base4] + more)
+}
+
 /// An asynchronous sequence of arrays of the elements of any number of sequences, taken in step.
 ///
 /// Create it with ``zip(_:)``; it behaves as ``AsyncZip2Sequence``.

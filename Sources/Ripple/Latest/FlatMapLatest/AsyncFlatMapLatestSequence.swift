@@ -11,7 +11,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   public func flatMapLatest<Inner: AsyncSequence & Sendable>(
     @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (Element) -> Inner
   ) -> AsyncFlatMapLatestSequence<Self, Inner, Failure> where Inner.Element: Sendable, Inner.Failure == Failure {
-    AsyncFlatMapLatestSequence(self, transform: transform, convertBaseFailure: { $0 }, convertInnerFailure: { $0 })
+    AsyncFlatMapLatestSequence(
+      self, transform: _typedThrows(transform), convertBaseFailure: { $0 }, convertInnerFailure: { $0 })
   }
 
   /// Transforms each element into an inner sequence that cannot fail and delivers the elements of the newest one;
@@ -23,7 +24,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   public func flatMapLatest<Inner: AsyncSequence & Sendable>(
     @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (Element) -> Inner
   ) -> AsyncFlatMapLatestSequence<Self, Inner, Failure> where Inner.Element: Sendable, Inner.Failure == Never {
-    AsyncFlatMapLatestSequence(self, transform: transform, convertBaseFailure: { $0 }, convertInnerFailure: _neverFails)
+    AsyncFlatMapLatestSequence(
+      self, transform: _typedThrows(transform), convertBaseFailure: { $0 }, convertInnerFailure: _neverFails)
   }
 
   /// Transforms each element of a base that cannot fail into an inner sequence and delivers the elements of the
@@ -35,7 +37,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   public func flatMapLatest<Inner: AsyncSequence & Sendable>(
     @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (Element) -> Inner
   ) -> AsyncFlatMapLatestSequence<Self, Inner, Inner.Failure> where Inner.Element: Sendable, Failure == Never {
-    AsyncFlatMapLatestSequence(self, transform: transform, convertBaseFailure: _neverFails, convertInnerFailure: { $0 })
+    AsyncFlatMapLatestSequence(
+      self, transform: _typedThrows(transform), convertBaseFailure: _neverFails, convertInnerFailure: { $0 })
   }
 
   /// Transforms each element into an inner sequence of another error type and delivers the elements of the newest
@@ -48,6 +51,70 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (Element) -> Inner
   ) -> AsyncFlatMapLatestSequence<Self, Inner, any Error> where Inner.Element: Sendable {
     AsyncFlatMapLatestSequence(self, transform: transform, convertBaseFailure: { $0 }, convertInnerFailure: { $0 })
+  }
+
+  /// Transforms each element with a throwing, asynchronous operation into an inner sequence and delivers the
+  /// elements of the newest one — AsyncExtensions' spelling; the sequence fails with `any Error`.
+  ///
+  /// ```swift
+  /// let pages = queries.flatMapLatest { query in try await api.pageStream(for: query) }
+  /// for try await page in pages { show(page) }
+  /// ```
+  ///
+  /// The transform runs in the inner's task, so a newer element cancels it too; its error (other than the
+  /// `CancellationError` of a superseded run) ends the sequence as an inner's error does. Otherwise the same as
+  /// ``AsyncFlatMapLatestSequence``'s other entry points; see there for an example.
+  @_documentation(visibility: internal)
+  @inlinable
+  public func flatMapLatest<Inner: AsyncSequence & Sendable>(
+    @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (Element) async throws -> Inner
+  ) -> AsyncFlatMapLatestSequence<Self, Inner, any Error> where Inner.Element: Sendable {
+    AsyncFlatMapLatestSequence(self, transform: transform, convertBaseFailure: { $0 }, convertInnerFailure: { $0 })
+  }
+
+  /// Transforms each element with an asynchronous operation into one element, cancelling the operation in flight
+  /// when a newer element arrives — AsyncExtensions' spelling of
+  /// ``_Concurrency/AsyncSequence/mapLatest(_:)->AsyncMapLatestSequence<Self,Output,Self.Failure>``, which it returns
+  /// (an ``AsyncMapLatestSequence``):
+  ///
+  /// ```swift
+  /// for await sum in inputs.flatMapLatest({ input in await calculator.sum(input) }) { print(sum) }
+  /// ```
+  @inlinable
+  @_disfavoredOverload
+  public func flatMapLatest<Output: Sendable>(
+    @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (Element) async throws(Failure) -> Output
+  ) -> AsyncMapLatestSequence<Self, Output, Failure> {
+    mapLatest(transform)
+  }
+}
+
+extension AsyncSequence where Self: Sendable, Element: Sendable, Failure == Never {
+  /// AsyncExtensions' element-returning `flatMapLatest(_:)` over a base that cannot fail, so that a transform that
+  /// cannot fail keeps the sequence non-throwing (an ``AsyncMapLatestSequence``).
+  @_documentation(visibility: internal)
+  @inlinable
+  @_disfavoredOverload
+  public func flatMapLatest<Output: Sendable>(
+    @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (Element) async -> Output
+  ) -> AsyncMapLatestSequence<Self, Output, Never> {
+    mapLatest(transform)
+  }
+
+  /// Transforms each element with a throwing asynchronous operation into one element, cancelling the operation in
+  /// flight when a newer element arrives — AsyncExtensions' spelling of
+  /// ``_Concurrency/AsyncSequence/mapLatest(_:)->AsyncMapLatestSequence<Self,Output,Error>``, which it returns
+  /// (an ``AsyncMapLatestSequence``):
+  ///
+  /// ```swift
+  /// for try await sum in inputs.flatMapLatest({ input in try await calculator.result(for: input) }) { print(sum) }
+  /// ```
+  @inlinable
+  @_disfavoredOverload
+  public func flatMapLatest<Output: Sendable>(
+    @_inheritActorContext _ transform: @escaping @isolated(any) @Sendable (Element) async throws -> Output
+  ) -> AsyncMapLatestSequence<Self, Output, any Error> {
+    mapLatest(transform)
   }
 }
 
@@ -96,7 +163,7 @@ where Base.Element: Sendable, Inner.Element: Sendable {
   @inlinable
   init(
     _ base: Base,
-    transform: @escaping @isolated(any) @Sendable (Base.Element) -> Inner,
+    transform: @escaping @isolated(any) @Sendable (Base.Element) async throws(Failure) -> Inner,
     convertBaseFailure: @escaping @Sendable (Base.Failure) -> Failure,
     convertInnerFailure: @escaping @Sendable (Inner.Failure) -> Failure
   ) {
@@ -131,3 +198,12 @@ where Base.Element: Sendable, Inner.Element: Sendable {
 
 @available(*, unavailable)
 extension AsyncFlatMapLatestSequence.Iterator: Sendable {}
+
+/// `transform`, which cannot throw, typed as throwing `Failure`: what the policy stores. (Swift converts a function
+/// that cannot throw to one throwing a concrete error type, but not to one throwing a generic `Failure`.)
+@inlinable
+func _typedThrows<Input: Sendable, Output: Sendable, Failure: Error>(
+  _ transform: @escaping @isolated(any) @Sendable (Input) -> Output
+) -> @Sendable (Input) async throws(Failure) -> Output {
+  { (input: Input) async throws(Failure) -> Output in await transform(input) }
+}
