@@ -20,6 +20,9 @@ package struct _Queue<Element> {
 
   @inlinable package var isEmpty: Bool { count == 0 }
 
+  /// The first element, or `nil` when the queue is empty.
+  @inlinable package var first: Element? { count == 0 ? nil : slots[head] }
+
   /// Adds `element` at the back.
   @inlinable
   package mutating func append(_ element: Element) {

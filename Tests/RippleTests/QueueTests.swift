@@ -21,6 +21,7 @@ struct QueueTests {
         if let value = queue.popFirst() { removed.append(value) }
       }
       #expect(queue.count == expected.count - removed.count)
+      #expect(queue.first == expected.dropFirst(removed.count).first)
     }
     while let value = queue.popFirst() { removed.append(value) }
     #expect(removed == expected)
