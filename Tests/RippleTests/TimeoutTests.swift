@@ -114,7 +114,7 @@ struct TimeoutTests {
       let consumer = Task { () -> String in
         var count = 0
         do throws(NoReply) {
-          for try await _ in replies(from: Connection(replies: stream), clock: clock) { count += 1 }
+          for try await _ in replies(from: ReplyConnection(replies: stream), clock: clock) { count += 1 }
           return "finished after \(count)"
         } catch {
           return "NoReply after \(count) at \(clock.now)"
@@ -132,13 +132,13 @@ struct TimeoutTests {
 
 private struct Reply: Sendable {}
 
-private struct Connection {
+private struct ReplyConnection {
   let replies: AsyncStream<Reply>
 }
 
 private struct NoReply: Error {}
 
-private func replies(from connection: Connection, clock: some Clock<Duration>) -> some AsyncSequence<Reply, NoReply> {
+private func replies(from connection: ReplyConnection, clock: some Clock<Duration>) -> some AsyncSequence<Reply, NoReply> {
   connection.replies  // an AsyncStream<Reply>: it cannot fail
     .timeout(.seconds(5), clock: clock, customError: { NoReply() })
 }
