@@ -115,7 +115,7 @@ struct BufferedChannelDiagramTests {
         if case .ended = machine.state { return (machine.buffer.count, true) }
         return (machine.buffer.count, false)
       }
-      for _ in 0..<(buffered + consumer.batch.count) {
+      for _ in 0..<buffered {
         events.append(await consumer.next(isolation: nil) ?? "?")
       }
       if finished {

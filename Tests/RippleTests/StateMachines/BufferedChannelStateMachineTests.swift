@@ -7,10 +7,10 @@ import Testing
 
 private typealias Machine = _BufferedChannelStateMachine<Int, Boom, String>
 
-extension Machine.BatchAction {
+extension Machine.ReadyAction {
   fileprivate var name: String {
     switch self {
-    case .batch: "batch"
+    case .element(let element): "element \(element)"
     case .wait: "wait"
     case .end(let failure): failure == nil ? "finished" : "failed"
     }
@@ -28,29 +28,16 @@ extension Machine.SendAction {
 
 @Suite("buffered channel state machine")
 struct BufferedChannelStateMachineTests {
-  @Test("sent elements wait in the buffer; the only iterator takes them all at once")
-  func aloneTakesAll() {
+  @Test("sent elements wait in the buffer; each request takes one, so an iterator made later finds the rest")
+  func oneElementPerRequest() {
     var machine = Machine()
     _ = machine.iteratorMade()
     #expect(machine.elementSent(1).name == "none")
     #expect(machine.elementSent(2).name == "none")
-    var batch = _Queue<Int>()
-    #expect(machine.batchRequested(into: &batch).name == "batch")
-    #expect(batch.count == 2)
-    #expect(machine.batchRequested(into: &batch).name == "wait")
-  }
-
-  @Test("with several iterators, a request takes one element")
-  func severalTakeOne() {
-    var machine = Machine()
-    _ = machine.iteratorMade()
-    _ = machine.iteratorMade()
-    _ = machine.elementSent(1)
-    _ = machine.elementSent(2)
-    var batch = _Queue<Int>()
-    #expect(machine.batchRequested(into: &batch).name == "batch")
-    #expect(batch.count == 1)
-    #expect(batch.first == 1)
+    #expect(machine.nextReady().name == "element 1")
+    _ = machine.iteratorMade()  // a second iterator, made after the first took 1
+    #expect(machine.nextReady().name == "element 2")
+    #expect(machine.nextReady().name == "wait")
   }
 
   @Test("waiters are served in the order they began to wait")
@@ -58,8 +45,7 @@ struct BufferedChannelStateMachineTests {
     var machine = Machine()
     let first = machine.iteratorMade()
     let second = machine.iteratorMade()
-    var batch = _Queue<Int>()
-    #expect(machine.batchRequested(into: &batch).name == "wait")
+    #expect(machine.nextReady().name == "wait")
     #expect(machine.nextRequested(second, "b", cancelled: false) == nil)
     #expect(machine.nextRequested(first, "a", cancelled: false) == nil)
     #expect(machine.elementSent(1).name == "b 1")
@@ -74,8 +60,7 @@ struct BufferedChannelStateMachineTests {
     #expect(machine.nextRequested(id, "a", cancelled: true) == "a")
     _ = machine.elementSent(1)
     #expect(machine.nextRequested(id, "a", cancelled: false) == "a")
-    var batch = _Queue<Int>()
-    _ = machine.batchRequested(into: &batch)
+    _ = machine.nextReady()
     #expect(machine.terminated(nil) == [])
     #expect(machine.nextRequested(id, "a", cancelled: false) == "a")
   }
@@ -90,16 +75,14 @@ struct BufferedChannelStateMachineTests {
     #expect(machine.terminated(.boom) == ["a", "b"])
     #expect(machine.terminated(nil) == [])
     #expect(machine.elementSent(1).name == "none")
-    var batch = _Queue<Int>()
-    #expect(machine.batchRequested(into: &batch).name == "failed")
+    #expect(machine.nextReady().name == "failed")
 
     var draining = Machine()
     _ = draining.iteratorMade()
     _ = draining.elementSent(1)
     _ = draining.terminated(nil)
-    #expect(draining.batchRequested(into: &batch).name == "batch")
-    #expect(batch.popFirst() == 1)
-    #expect(draining.batchRequested(into: &batch).name == "finished")
+    #expect(draining.nextReady().name == "element 1")
+    #expect(draining.nextReady().name == "finished")
   }
 
   @Test("a cancelled waiter leaves the queue; the next element goes to the one behind it")
@@ -112,39 +95,5 @@ struct BufferedChannelStateMachineTests {
     #expect(machine.cancelled(first) == "a")
     #expect(machine.cancelled(first) == nil)
     #expect(machine.elementSent(1).name == "b 1")
-  }
-
-  @Test("a returned batch goes to waiting consumers first, then to the front of the buffer in order")
-  func batchReturned() {
-    var machine = Machine()
-    let id = machine.iteratorMade()
-    _ = machine.elementSent(1)
-    _ = machine.elementSent(2)
-    _ = machine.elementSent(3)
-    var taken = _Queue<Int>()
-    _ = machine.batchRequested(into: &taken)
-    _ = taken.popFirst()  // 1 was returned by next()
-    _ = machine.elementSent(4)
-    #expect(machine.batchReturned(&taken).isEmpty)
-    machine.iteratorGone()
-    _ = id
-    var batch = _Queue<Int>()
-    let other = machine.iteratorMade()
-    _ = other
-    _ = machine.batchRequested(into: &batch)
-    var order: [Int] = []
-    while let element = batch.popFirst() { order.append(element) }
-    #expect(order == [2, 3, 4])
-
-    var waiting = Machine()
-    let holder = waiting.iteratorMade()
-    let waiter = waiting.iteratorMade()
-    _ = holder
-    _ = waiting.elementSent(5)
-    var held = _Queue<Int>()
-    _ = waiting.batchRequested(into: &held)
-    _ = waiting.nextRequested(waiter, "w", cancelled: false)
-    let handOffs = waiting.batchReturned(&held)
-    #expect(handOffs.map { "\($0.0) \($0.1)" } == ["w 5"])
   }
 }

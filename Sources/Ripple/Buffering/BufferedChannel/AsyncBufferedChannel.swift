@@ -57,7 +57,8 @@ public final class AsyncBufferedChannel<Element: Sendable>: AsyncSequence, Senda
     Iterator(_BufferedChannelConsumer(storage))
   }
 
-  /// The iterator of ``AsyncBufferedChannel``. Dropping it gives what it took and did not return back to the channel.
+  /// The iterator of ``AsyncBufferedChannel``. It holds no element: each `next()` takes one from the channel,
+  /// so an element no `next()` has returned is there for every iterator.
   public struct Iterator: AsyncIteratorProtocol {
     @usableFromInline let consumer: _BufferedChannelConsumer<Element, Never>
 

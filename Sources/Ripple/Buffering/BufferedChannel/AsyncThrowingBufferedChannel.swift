@@ -61,8 +61,8 @@ public final class AsyncThrowingBufferedChannel<Element: Sendable, Failure: Erro
     Iterator(_BufferedChannelConsumer(storage))
   }
 
-  /// The iterator of ``AsyncThrowingBufferedChannel``. Dropping it gives what it took and did not return back to the
-  /// channel.
+  /// The iterator of ``AsyncThrowingBufferedChannel``. It holds no element: each `next()` takes one from the channel,
+  /// so an element no `next()` has returned is there for every iterator.
   public struct Iterator: AsyncIteratorProtocol {
     @usableFromInline let consumer: _BufferedChannelConsumer<Element, Failure>
 

@@ -3,8 +3,8 @@ import InternalRippleUtilities
 /// The state of one buffered channel: the elements sent and not taken, the consumers waiting in arrival order, and
 /// whether the channel ended.
 ///
-/// Senders report `elementSent` and `terminated`; consumers `iteratorMade`, `batchRequested`, `nextRequested`,
-/// `cancelled` and `batchReturned`. Generic over `Waiter`, what a waiting consumer is: a continuation in the storage,
+/// Senders report `elementSent` and `terminated`; consumers `iteratorMade`, `nextReady`, `nextRequested` and
+/// `cancelled`. Generic over `Waiter`, what a waiting consumer is: a continuation in the storage,
 /// a plain value in the tests. A waiter is resumed with an element handed to it directly, or with `nil`: look again
 /// (the channel ended, or the consumer was cancelled).
 ///
@@ -20,9 +20,9 @@ struct _BufferedChannelStateMachine<Element, Failure: Error, Waiter>: ~Copyable 
   }
 
   /// What a consumer's request gave.
-  @usableFromInline enum BatchAction {
-    /// Elements moved into the consumer's batch: all of them when it is the channel's only iterator, else one.
-    case batch
+  @usableFromInline enum ReadyAction {
+    /// The oldest buffered element, for the consumer to return.
+    case element(Element)
     /// Nothing is buffered and the channel is active: wait through `nextRequested(_:_:)`.
     case wait
     /// Nothing is buffered and the channel ended.
@@ -40,8 +40,6 @@ struct _BufferedChannelStateMachine<Element, Failure: Error, Waiter>: ~Copyable 
   @usableFromInline var buffer = _Queue<Element>()
   /// Consumers waiting in `next()`, oldest first, each with its iterator's id.
   @usableFromInline var waiters = _Queue<(id: UInt64, waiter: Waiter)>()
-  /// How many iterators exist: one alone may take the whole buffer at once.
-  @usableFromInline var iterators = 0
   @usableFromInline var nextID: UInt64 = 0
 
   @inlinable init() {}
@@ -72,22 +70,18 @@ struct _BufferedChannelStateMachine<Element, Failure: Error, Waiter>: ~Copyable 
   /// An iterator was made; returns its id.
   @inlinable
   mutating func iteratorMade() -> UInt64 {
-    iterators += 1
     nextID &+= 1
     return nextID
   }
 
-  /// A consumer's batch is empty and it asks for elements.
+  /// A consumer calls `next()`: the oldest buffered element, or `.wait`, or the end once the buffer is empty.
+  ///
+  /// One element per request, even for the channel's only iterator: an element no `next()` has returned yet stays
+  /// in the channel, where an iterator made later finds it (a whole-buffer batch taken by the first iterator once
+  /// left a second consumer waiting beside buffered elements).
   @inlinable
-  mutating func batchRequested(into batch: inout _Queue<Element>) -> BatchAction {
-    if !buffer.isEmpty {
-      if iterators == 1 {
-        swap(&batch, &buffer)
-      } else {
-        batch.append(buffer.popFirst()!)
-      }
-      return .batch
-    }
+  mutating func nextReady() -> ReadyAction {
+    if let element = buffer.popFirst() { return .element(element) }
     switch state {
     case .active: return .wait
     case .ended(let failure): return .end(failure)
@@ -95,7 +89,7 @@ struct _BufferedChannelStateMachine<Element, Failure: Error, Waiter>: ~Copyable 
   }
 
   /// The consumer of iterator `id` waits as `waiter`; returns it to resume at once (with `nil`: look again) when an
-  /// element or the end arrived since `batchRequested`, or when `cancelled` is true.
+  /// element or the end arrived since `nextReady`, or when `cancelled` is true.
   @inlinable
   mutating func nextRequested(_ id: UInt64, _ waiter: Waiter, cancelled: Bool) -> Waiter? {
     guard !cancelled, case .active = state, buffer.isEmpty else { return waiter }
@@ -109,24 +103,4 @@ struct _BufferedChannelStateMachine<Element, Failure: Error, Waiter>: ~Copyable 
     waiters.removeFirst { $0.id == id }?.waiter
   }
 
-  /// An iterator that took elements in one step and did not return them all — cancelled, or dropped — gives the
-  /// rest back: they go to the front of the buffer, in order, and to waiting consumers first. Returns the hand-offs
-  /// to run once the lock is released.
-  @inlinable
-  mutating func batchReturned(_ batch: inout _Queue<Element>) -> [(Waiter, Element)] {
-    guard !batch.isEmpty else { return [] }
-    var handOffs: [(Waiter, Element)] = []
-    while !waiters.isEmpty, let element = batch.popFirst() {
-      handOffs.append((waiters.popFirst()!.waiter, element))
-    }
-    while let element = buffer.popFirst() { batch.append(element) }
-    swap(&batch, &buffer)
-    return handOffs
-  }
-
-  /// An iterator went away.
-  @inlinable
-  mutating func iteratorGone() {
-    iterators -= 1
-  }
 }

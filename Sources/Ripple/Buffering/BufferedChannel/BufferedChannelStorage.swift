@@ -25,15 +25,14 @@ final class _BufferedChannelStorage<Element: Sendable, Failure: Error>: Sendable
   }
 }
 
-/// One iterator of a buffered channel: the elements it took in one step (`batch`) and whether it had its end. Only
-/// the iterator holds it; when it goes away, what it took and did not return goes back to the channel.
-// @unchecked: `batch` and `ended` are touched only by the one consumer that owns the iterator (iterators are not
-// `Sendable`), and by `deinit` after it; the cancellation handler touches only the machine.
+/// One iterator of a buffered channel: its id among the waiters, and whether it had its end. Each `next()` takes one
+/// element from the channel, so an iterator holds nothing another could want.
+// @unchecked: `ended` is touched only by the one consumer that owns the iterator (iterators are not `Sendable`); the
+// cancellation handler touches only the machine.
 @usableFromInline
 final class _BufferedChannelConsumer<Element: Sendable, Failure: Error>: @unchecked Sendable {
   @usableFromInline let storage: _BufferedChannelStorage<Element, Failure>
   @usableFromInline let id: UInt64
-  @exclusivity(unchecked) @usableFromInline var batch = _Queue<Element>()
   @usableFromInline var ended = false
 
   @inlinable
@@ -42,39 +41,17 @@ final class _BufferedChannelConsumer<Element: Sendable, Failure: Error>: @unchec
     id = storage.machine.withLock { $0.iteratorMade() }
   }
 
-  deinit {
-    let handOffs = withUnsafeMutablePointer(to: &batch) { batch in
-      let batch = _Transfer(batch)
-      return storage.machine.withLock { machine in
-        machine.iteratorGone()
-        return machine.batchReturned(&batch.value.pointee)
-      }
-    }
-    for (waiter, element) in handOffs { waiter.resume(returning: element) }
-  }
-
-  @inlinable @inline(__always)
+  @inlinable
   func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-    if !Task.isCancelled, let element = batch.popFirst() { return element }
-    return try await nextSlow(isolation: actor)
-  }
-
-  @inlinable @inline(never)
-  func nextSlow(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
     while true {
       if ended { return nil }
       if Task.isCancelled {
         ended = true
-        giveBack()
         return nil
       }
-      let action = withUnsafeMutablePointer(to: &batch) { batch in
-        let batch = _Transfer(batch)
-        return storage.machine.withLock { $0.batchRequested(into: &batch.value.pointee) }
-      }
-      switch action {
-      case .batch:
-        return batch.popFirst()!
+      switch storage.machine.withLock({ $0.nextReady() }) {
+      case .element(let element):
+        return element
       case .end(let failure):
         ended = true
         if let failure { throw failure }
@@ -92,16 +69,5 @@ final class _BufferedChannelConsumer<Element: Sendable, Failure: Error>: @unchec
         if let handed { return handed }
       }
     }
-  }
-
-  /// Gives what the batch holds back to the channel.
-  @inlinable
-  func giveBack() {
-    guard !batch.isEmpty else { return }
-    let handOffs = withUnsafeMutablePointer(to: &batch) { batch in
-      let batch = _Transfer(batch)
-      return storage.machine.withLock { $0.batchReturned(&batch.value.pointee) }
-    }
-    for (waiter, element) in handOffs { waiter.resume(returning: element) }
   }
 }
