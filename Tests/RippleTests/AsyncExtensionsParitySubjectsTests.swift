@@ -5,8 +5,9 @@ import Testing
 
 // Parity checks: the scenarios that sideeffect-io/AsyncExtensions' own test suite plays against its subjects, its
 // buffered channels and `multicast`, and the Combine semantics of the same types, replayed against Ripple's public
-// API in our own words. Each test names the behaviour it pins. Tests that expose a mismatch are at the end, disabled,
-// with the reason: they state what AsyncExtensions or Combine does, and fail against Ripple today.
+// API in our own words. Each test names the behaviour it pins. At the end: the mismatches an outside review found and
+// Ripple fixed (multicast's reconnection, the buffered channel's second consumer), and the differences Ripple keeps,
+// pinned as its guides state them.
 
 /// The error the parity scenarios fail with.
 struct ParityError: Error, Equatable {
@@ -794,23 +795,22 @@ struct AsyncExtensionsParitySubjectsTests {
     #expect(try await secondConsumer.value == 42)
   }
 
-  // MARK: - Mismatches (disabled: each states what AsyncExtensions or Combine does)
+  // MARK: - Where Ripple once differed, and where it still does
 
-  @Test(
-    "replay (AsyncExtensions): after .finished a new iterator ends at once, without the replay",
-    .disabled(
-      "mismatch: Ripple replays to an iterator made after the end; AsyncExtensions clears the replay at the end"))
-  func replayLateIteratorAfterFinishEndsAtOnce() async {
+  // Kept differences, pinned as Ripple documents them (Subjects.md, "Comparison with Combine and AsyncExtensions";
+  // Docs/Decisions/subjects.md): DESIGN.md's "a new iterator ends at once (a replay subject's after its replay)".
+
+  @Test("replay, unlike AsyncExtensions: after .finished a new iterator gets the replay, then the end")
+  func replayLateIteratorAfterFinishGetsReplay() async {
     let subject = AsyncReplaySubject<Int>(bufferSize: 1)
     subject.send(1)
     subject.send(.finished)
     var late = subject.makeAsyncIterator()
+    #expect(await late.next() == 1)
     #expect(await late.next() == nil)
   }
 
-  @Test(
-    "throwing replay (AsyncExtensions): a late iterator gets only the first termination, no replay",
-    .disabled("mismatch: Ripple's throwing replay subject replays its history to an iterator made after the end"))
+  @Test("throwing replay, unlike AsyncExtensions: a late iterator gets the replay, then the first termination")
   func throwingReplayFirstTerminationWins() async {
     let subject = AsyncThrowingReplaySubject<Int, any Error>(bufferSize: 2)
     let existing = subject.makeAsyncIterator()
@@ -823,39 +823,21 @@ struct AsyncExtensionsParitySubjectsTests {
     let lateResult = await parityDrain(late)
     #expect(existingResult.values == [1])
     #expect(existingResult.error == ParityError(code: 1))
-    #expect(lateResult.values == [])
+    #expect(lateResult.values == [1])
     #expect(lateResult.error == ParityError(code: 1))
   }
 
-  @Test(
-    "replay (AsyncExtensions): an iterator made after the termination gets no replay; one made before gets it",
-    .disabled("mismatch: Ripple replays to the iterator made after the termination too"))
-  func replayIteratorsAroundTermination() async {
-    let subject = AsyncReplaySubject<Int>(bufferSize: 2)
-    subject.send(1)
-    subject.send(2)
-    let late = subject.makeAsyncIterator()
-    subject.send(.finished)
-    let afterTermination = subject.makeAsyncIterator()
-    #expect(await parityDrain(afterTermination).values == [])
-    #expect(await parityDrain(late).values == [1, 2])
-  }
-
-  @Test(
-    "current value (Combine): assigning value after the completion stores it, though nothing is sent",
-    .disabled("mismatch with Combine only: its value setter stores after completion; Ripple and AE ignore it"))
-  func currentValueSetterAfterFinishCombine() {
+  @Test("current value, as AsyncExtensions and unlike Combine: assigning value after the end changes nothing")
+  func currentValueSetterAfterFinish() {
     let subject = AsyncCurrentValueSubject<Int>(0)
     subject.send(.finished)
     subject.send(2)
     #expect(subject.value == 0)
     subject.value = 3
-    #expect(subject.value == 3)
+    #expect(subject.value == 0)
   }
 
-  @Test(
-    "multicast + autoconnect (Combine and AsyncExtensions): after every iterator left, a new one is served again",
-    .disabled("mismatch: the last iterator leaving cancels the base and finishes the subject; no reconnection"))
+  @Test("multicast + autoconnect (Combine and AsyncExtensions): after every iterator left, a new one is served again")
   func multicastAutoconnectServesIteratorAfterAllLeft() async {
     let base = AsyncBufferedChannel<Int>()
     let shared = base.multicast(AsyncPassthroughSubject<Int>()).autoconnect()
@@ -870,9 +852,7 @@ struct AsyncExtensionsParitySubjectsTests {
     #expect(await parityDrain(second).values == [2])
   }
 
-  @Test(
-    "multicast (Combine): cancelling the connection stops the base but does not terminate the subject",
-    .disabled("mismatch: Ripple's connection task sends .finished to the subject when its base stops on cancellation"))
+  @Test("multicast (Combine): cancelling the connection stops the base but does not terminate the subject")
   func multicastCancelledConnectionLeavesSubjectOpen() async {
     let base = AsyncBufferedChannel<Int>()
     let subject = AsyncPassthroughSubject<Int>()
@@ -886,9 +866,7 @@ struct AsyncExtensionsParitySubjectsTests {
     #expect(await parityDrain(late).values == [5])
   }
 
-  @Test(
-    "buffered channel: a second consumer is served from what the first one has not taken yet",
-    .disabled("mismatch: a lone iterator takes the whole buffer into its batch; a later iterator finds it empty"))
+  @Test("buffered channel: a second consumer is served from what the first one has not taken yet")
   func bufferedChannelSecondConsumerServed() async {
     let channel = AsyncBufferedChannel<Int>()
     for element in 1...3 { channel.send(element) }

@@ -55,7 +55,7 @@ struct MulticastTests {
     #expect(collected == [1])
   }
 
-  @Test("the last autoconnected iterator going away cancels the connection")
+  @Test("the last autoconnected iterator going away cancels the connection; the subject stays open and the next connects")
   func lastIteratorCancels() async {
     let base = AsyncBufferedChannel<Int>()
     let subject = AsyncPassthroughSubject<Int>()
@@ -66,8 +66,15 @@ struct MulticastTests {
       base.send(1)
       #expect(await iterator.next() == 1)
     }
-    // The connection's task was cancelled: the base's iteration ended, and the subject finished.
     #expect(await observer.next() == 1)
+    // The connection was cancelled with its last iterator; the subject did not end. A new iterator connects again,
+    // with a new iteration of the base, and the element reaches the subject's every iterator once.
+    var again = shared.makeAsyncIterator()
+    base.send(2)
+    #expect(await again.next() == 2)
+    #expect(await observer.next() == 2)
+    base.finish()
+    #expect(await again.next() == nil)
     #expect(await observer.next() == nil)
   }
 }

@@ -26,8 +26,10 @@ extension AsyncSequence where Self: Sendable {
   /// finishes or throws, the subject gets `.finished` or `.failure(error)`, and so every iterator, after its buffer.
   /// Cancelling a consuming task ends that iterator only. A connection made by `connect()` runs until the base ends
   /// or its task is cancelled (`connect()` returns it); an autoconnected one is cancelled when its last iterator
-  /// goes away, and the subject gets what the base does on cancellation (most bases finish). The connection happens
-  /// once: a later iterator gets what the subject gives after the end (a replay subject's replay, then the end).
+  /// goes away. As in Combine, a cancelled connection leaves the subject open, and the next `connect()` — or the
+  /// next autoconnected iterator's first `next()` — connects again with a new iterator of the base. Once the base
+  /// has ended, so has the subject: a later iterator gets what the subject gives after its end (a replay subject's
+  /// replay, then the end), and nothing connects again.
   ///
   /// - Parameter subject: The subject that hands the elements to the iterators; any ``AsyncSubject`` of the same
   ///   element and failure.
@@ -38,7 +40,7 @@ extension AsyncSequence where Self: Sendable {
   }
 }
 
-/// An asynchronous sequence that shares one iteration of its base through a subject, once connected.
+/// An asynchronous sequence that shares an iteration of its base through a subject, once connected.
 ///
 /// Created by ``_Concurrency/AsyncSequence/multicast(_:)``; see there for its semantics, and <doc:Multicast>. Every
 /// copy refers to the same connection.
@@ -58,10 +60,11 @@ where Base.Element == Subject.Element, Base.Failure == Subject.Failure {
     self.autoconnects = autoconnects
   }
 
-  /// Starts the one iteration of the base, feeding the subject; later calls do nothing and return the same task.
+  /// Starts an iteration of the base, feeding the subject; while it runs, later calls return the same task.
   ///
   /// Make the iterators that must see the first element before connecting: an iterator gets what the subject
-  /// gives from when it was made. Cancel the returned task to stop iterating the base.
+  /// gives from when it was made. Cancel the returned task to stop iterating the base: the subject stays open, and
+  /// the next `connect()` iterates the base anew. After the base ended, it does nothing and returns `nil`.
   @discardableResult
   public func connect() -> Task<Void, Never>? {
     storage.connect()
@@ -125,22 +128,36 @@ where Base.Element == Subject.Element, Base.Failure == Subject.Failure {
   @usableFromInline
   func connect() -> Task<Void, Never>? {
     switch machine.withLock({ $0.connectRequested() }) {
-    case .start:
+    case .start(let generation):
       let task = Task { [base, subject, self] in
         var iterator = base.makeAsyncIterator()
         do throws(Base.Failure) {
-          while let element = try await iterator.next(isolation: nil) { subject.send(element) }
-          subject.send(.finished)
+          while let element = try await iterator.next(isolation: nil) {
+            // An element the base gave is the subject's even if the connection was cancelled meanwhile (the base may
+            // have taken it from a channel: dropping it would lose it); then a cancelled connection stops, and the
+            // subject stays open for the next one.
+            subject.send(element)
+            if Task.isCancelled { break }
+          }
         } catch {
-          subject.send(.failure(error))
+          if !Task.isCancelled {
+            subject.send(.failure(error))
+            machine.withLock { $0.baseEnded(generation: generation) }
+            return
+          }
         }
-        machine.withLock { $0.baseEnded() }
+        if Task.isCancelled {
+          machine.withLock { $0.disconnected(generation: generation) }
+        } else {
+          subject.send(.finished)
+          machine.withLock { $0.baseEnded(generation: generation) }
+        }
       }
-      if case .cancel(let task) = machine.withLock({ $0.started(task) }) { task.cancel() }
+      if case .cancel(let task) = machine.withLock({ $0.started(task, generation: generation) }) { task.cancel() }
       return task
     case .none, .cancel:
       return machine.withLock { machine in
-        if case .connected(let task) = machine.state { return task }
+        if case .connected(let task, _) = machine.state { return task }
         return nil
       }
     }

@@ -2,29 +2,32 @@
 /// how many iterators hold it.
 ///
 /// Events: `connectRequested` (from `connect()` or an autoconnected iterator's first `next()`), `started`,
-/// `baseEnded`, `iteratorJoined`, `iteratorLeft`. The connection happens once: after it ended, a new request does
-/// nothing, and the subject tells late iterators that it ended.
+/// `baseEnded`, `iteratorJoined`, `iteratorLeft`. As Combine's: a connection that is cancelled — the task `connect()`
+/// returned, or by the last autoconnected iterator leaving — leaves the subject open, and the next request connects
+/// again with a new iterator of the base; once the base itself ended, the subject has ended and no request connects.
+/// Each connection has a generation, so that a cancelled connection's late events do not touch the next one.
 @usableFromInline
 struct _MulticastStateMachine: ~Copyable {
   @usableFromInline enum State {
-    /// Not connected yet.
+    /// Not connected: never yet, or the last connection was cancelled.
     case idle
-    /// The feeding task is being started (`nil`) or runs.
-    case connected(Task<Void, Never>?)
-    /// The base ended, or the last autoconnected iterator left: no second connection.
+    /// The feeding task of connection `generation` is being started (`nil`) or runs.
+    case connected(Task<Void, Never>?, generation: UInt64)
+    /// The base ended (finished or failed) and the subject with it: no second connection.
     case ended
   }
 
   /// What to do once the lock is released.
   @usableFromInline enum Action {
     case none
-    /// Start the task that feeds the subject.
-    case start
-    /// Cancel the feeding task.
+    /// Start the task that feeds the subject, as connection `generation`.
+    case start(generation: UInt64)
+    /// Cancel a feeding task.
     case cancel(Task<Void, Never>)
   }
 
   @usableFromInline var state = State.idle
+  @usableFromInline var generation: UInt64 = 0
   /// Autoconnected iterators alive.
   @usableFromInline var iterators = 0
 
@@ -33,26 +36,34 @@ struct _MulticastStateMachine: ~Copyable {
   @inlinable
   mutating func connectRequested() -> Action {
     guard case .idle = state else { return .none }
-    state = .connected(nil)
-    return .start
+    generation &+= 1
+    state = .connected(nil, generation: generation)
+    return .start(generation: generation)
   }
 
+  /// Connection `generation`'s task was created: recorded, or cancelled when that connection is over already.
   @inlinable
-  mutating func started(_ task: Task<Void, Never>) -> Action {
-    switch state {
-    case .connected(nil):
-      state = .connected(task)
+  mutating func started(_ task: Task<Void, Never>, generation: UInt64) -> Action {
+    if case .connected(nil, let current) = state, current == generation {
+      state = .connected(task, generation: generation)
       return .none
-    case .ended:
-      return .cancel(task)  // the last iterator left before the task was recorded
-    case .idle, .connected:
-      preconditionFailure("multicast: a connection started twice (state: \(state))")
     }
+    return .cancel(task)  // cancelled, or everyone left, before the task was recorded
   }
 
+  /// Connection `generation`'s base finished or failed, and the subject was told: nothing connects again.
   @inlinable
-  mutating func baseEnded() {
+  mutating func baseEnded(generation: UInt64) {
+    guard case .connected(_, let current) = state, current == generation else { return }
     state = .ended
+  }
+
+  /// The task of connection `generation` was cancelled (through the task `connect()` returned): the next request
+  /// connects again.
+  @inlinable
+  mutating func disconnected(generation: UInt64) {
+    guard case .connected(_, let current) = state, current == generation else { return }
+    state = .idle
   }
 
   @inlinable
@@ -60,12 +71,13 @@ struct _MulticastStateMachine: ~Copyable {
     iterators += 1
   }
 
-  /// An autoconnected iterator went away; the last one of a running connection cancels it.
+  /// An autoconnected iterator went away; the last one of a running connection cancels it, and the next iterator's
+  /// first `next()` connects again.
   @inlinable
   mutating func iteratorLeft() -> Action {
     iterators -= 1
-    guard iterators == 0, case .connected(let task) = state else { return .none }
-    state = .ended
+    guard iterators == 0, case .connected(let task, _) = state else { return .none }
+    state = .idle
     return task.map { .cancel($0) } ?? .none
   }
 }
