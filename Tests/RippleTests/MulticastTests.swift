@@ -55,7 +55,8 @@ struct MulticastTests {
     #expect(collected == [1])
   }
 
-  @Test("the last autoconnected iterator going away cancels the connection; the subject stays open and the next connects")
+  @Test(
+    "the last autoconnected iterator going away cancels the connection; the subject stays open and the next connects")
   func lastIteratorCancels() async {
     let base = AsyncBufferedChannel<Int>()
     let subject = AsyncPassthroughSubject<Int>()

@@ -138,7 +138,9 @@ private struct ReplyConnection {
 
 private struct NoReply: Error {}
 
-private func replies(from connection: ReplyConnection, clock: some Clock<Duration>) -> some AsyncSequence<Reply, NoReply> {
+private func replies(
+  from connection: ReplyConnection, clock: some Clock<Duration>
+) -> some AsyncSequence<Reply, NoReply> {
   connection.replies  // an AsyncStream<Reply>: it cannot fail
     .timeout(.seconds(5), clock: clock, customError: { NoReply() })
 }
