@@ -65,7 +65,7 @@ func channelScenarios() -> [Scenario] {
       // The buffer's own task plays the stream's producer task: it pulls a counting base and hands over.
       await sumAll(Counting(count: operatorElements).buffer(policy: .bounded(64)))
     },
-    // A consumer that works (~1.6 µs an element) behind a buffer of 64, against the same consumer reading the
+    // A consumer that works (about 1 µs an element) behind a buffer of 64, against the same consumer reading the
     // base directly: with the buffer's task pulling on the other core, the row should cost little more than its floor.
     Scenario(name: "floor.consumer-work", baseline: "floor.consumer-work", operations: workingConsumerElements) {
       await workOnAll(Counting(count: workingConsumerElements))
@@ -127,7 +127,8 @@ func workOnAll<S: AsyncSequence<Int, Never>>(_ sequence: S) async -> Int {
   return expected
 }
 
-/// About 1.6 µs of arithmetic that the optimiser cannot skip: a consumer that does something with each element.
+/// About 1 µs of arithmetic (on this machine) that the optimiser cannot skip: a consumer that does something with
+/// each element.
 @inline(never)
 func consumerWork(_ value: Int) -> Int {
   var state = UInt64(truncatingIfNeeded: value) | 1
