@@ -67,6 +67,26 @@ struct DelayTests {
   func docComment() async {
     #expect(await marbles("ab--c|") { $0[0].delay(for: .seconds(2), clock: $1) } == "--ab--c|")
   }
+
+  @Test(
+    "a cancelled consumer gets nothing more, not even an element already due (the type's doc: cancelling drops the queue)"
+  )
+  func cancelledConsumerGetsNothingDue() async {
+    let clock = TestClock()
+    let (stream, input) = AsyncStream.makeStream(of: Int.self)
+    input.yield(1)
+    input.yield(2)
+    input.finish()
+    let delayed = stream.delay(for: .zero, clock: clock)
+    let taken = await Task {
+      var iterator = delayed.makeAsyncIterator()
+      let first = await iterator.next()
+      withUnsafeCurrentTask { $0?.cancel() }
+      let second = await iterator.next()
+      return [first, second]
+    }.value
+    #expect(taken == [1, nil])
+  }
 }
 
 // Delay.md's example, compiled and run.

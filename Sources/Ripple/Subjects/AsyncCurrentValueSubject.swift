@@ -5,8 +5,9 @@
 /// `send(_:)`, or assigning ``value``, is synchronous and never waits, from any isolation. For state, where a slow
 /// consumer only needs the newest value, pass `bufferingPolicy: .bufferingNewest(1)`.
 ///
-/// Every iterator gets the current value first, then every element sent from now on, each from a buffer of its own (see
-/// ``AsyncSubjectBufferingPolicy``), in the order of the sends: an element sent before the iterator was made
+/// Every iterator gets the current value first (unless the buffering limit is 0, which keeps nothing for an iterator
+/// that is not waiting, the current value included), then every element sent from now on, each from a buffer of its own
+/// (see ``AsyncSubjectBufferingPolicy``), in the order of the sends: an element sent before the iterator was made
 /// (`makeAsyncIterator()`, which `for await` calls as the loop starts) is not delivered to it. See <doc:Subjects>.
 ///
 /// ```swift
@@ -27,7 +28,7 @@
 /// next call). When the last reference to the subject goes away, its iterators finish as after `send(.finished)`:
 /// nothing could send to them any more. A subject with no iterators holds nothing but its value.
 public final class AsyncCurrentValueSubject<Element: Sendable>: AsyncSubject {
-  /// A passthrough subject never fails: end it with `send(.finished)`.
+  /// A current-value subject never fails: end it with `send(.finished)`.
   public typealias Failure = Never
 
   @usableFromInline let storage: _SubjectStorage<Element, Never>

@@ -28,7 +28,7 @@
 /// away, its iterators finish as after `send(.finished)`: nothing could send to them any more. A subject with no
 /// iterators holds nothing but its last `bufferSize` elements.
 public final class AsyncReplaySubject<Element: Sendable>: AsyncSubject {
-  /// A passthrough subject never fails: end it with `send(.finished)`.
+  /// A replay subject never fails: end it with `send(.finished)`.
   public typealias Failure = Never
 
   @usableFromInline let storage: _SubjectStorage<Element, Never>

@@ -7,8 +7,9 @@
 ///
 /// It can end with `send(.failure(error))`, which each iterator throws once it took its buffer.
 ///
-/// Every iterator gets the current value first, then every element sent from now on, each from a buffer of its own (see
-/// ``AsyncSubjectBufferingPolicy``), in the order of the sends: an element sent before the iterator was made
+/// Every iterator gets the current value first (unless the buffering limit is 0, which keeps nothing for an iterator
+/// that is not waiting, the current value included), then every element sent from now on, each from a buffer of its own
+/// (see ``AsyncSubjectBufferingPolicy``), in the order of the sends: an element sent before the iterator was made
 /// (`makeAsyncIterator()`, which `for await` calls as the loop starts) is not delivered to it. See <doc:Subjects>.
 ///
 /// ```swift

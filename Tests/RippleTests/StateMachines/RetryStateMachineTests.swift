@@ -27,21 +27,21 @@ struct RetryStateMachineTests {
     #expect(machine.state == .iterating(retried: 2))
     #expect(fail(&machine) == .fail)
     #expect(machine.state == .finished)
-    #expect(machine.isFinished)
+    #expect(machine.state == .finished)
   }
 
   @Test("zero retries: the first failure is thrown")
   func zeroRetries() {
     var machine = Machine(retries: 0, backoff: .constant(.seconds(1)))
     #expect(fail(&machine) == .fail)
-    #expect(machine.isFinished)
+    #expect(machine.state == .finished)
   }
 
   @Test("a failure while the consumer is cancelled is thrown, not retried")
   func cancelledFailure() {
     var machine = Machine(retries: 5, backoff: nil)
     #expect(fail(&machine, cancelled: true) == .fail)
-    #expect(machine.isFinished)
+    #expect(machine.state == .finished)
   }
 
   @Test("with a backoff: a failure waits its delay, a wait that ends iterates again")
@@ -57,7 +57,7 @@ struct RetryStateMachineTests {
     #expect(wake(&machine, cancelled: false))
     #expect(machine.state == .iterating(retried: 3))
     #expect(fail(&machine) == .fail)
-    #expect(machine.isFinished)
+    #expect(machine.state == .finished)
   }
 
   @Test("a wait that is cancelled ends the iteration")
@@ -65,7 +65,7 @@ struct RetryStateMachineTests {
     var machine = Machine(retries: 3, backoff: .constant(.seconds(1)))
     #expect(fail(&machine) == .wait(.seconds(1)))
     #expect(!wake(&machine, cancelled: true))
-    #expect(machine.isFinished)
+    #expect(machine.state == .finished)
   }
 
   @Test("the base finishing ends the iteration, after retries too")
@@ -73,7 +73,7 @@ struct RetryStateMachineTests {
     var machine = Machine(retries: 1, backoff: nil)
     #expect(fail(&machine) == .retry)
     machine.baseFinished()
-    #expect(machine.isFinished)
+    #expect(machine.state == .finished)
   }
 
   @Test(

@@ -214,7 +214,7 @@ struct SubjectStateMachineTests {
     let second = harness.take(busy)
     #expect(second.elements == [1])
     #expect(second.last == .end(nil))
-    #expect(harness.machine.sideCount == 0)
+    #expect(harness.machine.sides.count == harness.machine.freeSlots.count)
   }
 
   @Test("a termination wakes a waiter that has nothing buffered")

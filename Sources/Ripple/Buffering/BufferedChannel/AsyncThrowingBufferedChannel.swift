@@ -17,9 +17,8 @@
 /// ```
 ///
 /// Elements come out first in, first out. Several iterators share the elements: each element goes to exactly one,
-/// and consumers waiting in `next()` are served in the order they began to wait. An iterator that is the channel's
-/// only one takes everything buffered in one step when it asks (one lock for a burst); if it is dropped or cancelled
-/// before returning all of them, the rest go back to the front of the channel.
+/// and consumers waiting in `next()` are served in the order they began to wait. Each `next()` takes one element, so
+/// an element no `next()` has returned yet is there for any iterator, including one made later.
 ///
 /// ## Finishing, throwing, cancellation
 /// After `finish()`, or `fail(_:)`, sends are dropped, and each iterator takes

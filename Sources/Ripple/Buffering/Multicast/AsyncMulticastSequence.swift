@@ -64,7 +64,8 @@ where Base.Element == Subject.Element, Base.Failure == Subject.Failure {
   ///
   /// Make the iterators that must see the first element before connecting: an iterator gets what the subject
   /// gives from when it was made. Cancel the returned task to stop iterating the base: the subject stays open, and
-  /// the next `connect()` iterates the base anew. After the base ended, it does nothing and returns `nil`.
+  /// the next `connect()` iterates the base anew (once the cancelled task has ended; until then it returns `nil`, and
+  /// the new connection starts when that task ends). After the base ended, it does nothing and returns `nil`.
   @discardableResult
   public func connect() -> Task<Void, Never>? {
     storage.connect()
@@ -129,38 +130,47 @@ where Base.Element == Subject.Element, Base.Failure == Subject.Failure {
   func connect() -> Task<Void, Never>? {
     switch machine.withLock({ $0.connectRequested() }) {
     case .start(let generation):
-      let task = Task { [base, subject, self] in
-        var iterator = base.makeAsyncIterator()
-        do throws(Base.Failure) {
-          while let element = try await iterator.next(isolation: nil) {
-            // An element the base gave is the subject's even if the connection was cancelled meanwhile (the base may
-            // have taken it from a channel: dropping it would lose it); then a cancelled connection stops, and the
-            // subject stays open for the next one.
-            subject.send(element)
-            if Task.isCancelled { break }
-          }
-        } catch {
-          if !Task.isCancelled {
-            subject.send(.failure(error))
-            machine.withLock { $0.baseEnded(generation: generation) }
-            return
-          }
-        }
-        if Task.isCancelled {
-          machine.withLock { $0.disconnected(generation: generation) }
-        } else {
-          subject.send(.finished)
-          machine.withLock { $0.baseEnded(generation: generation) }
-        }
-      }
-      if case .cancel(let task) = machine.withLock({ $0.started(task, generation: generation) }) { task.cancel() }
-      return task
+      return startConnection(generation)
     case .none, .cancel:
       return machine.withLock { machine in
         if case .connected(let task, _) = machine.state { return task }
         return nil
       }
     }
+  }
+
+  /// Starts connection `generation`'s task, which iterates the base into the subject.
+  @usableFromInline
+  @discardableResult
+  func startConnection(_ generation: UInt64) -> Task<Void, Never> {
+    let task = Task { [base, subject, self] in
+      var iterator = base.makeAsyncIterator()
+      do throws(Base.Failure) {
+        while let element = try await iterator.next(isolation: nil) {
+          // An element the base gave is the subject's even if the connection was cancelled meanwhile (the base may
+          // have taken it from a channel: dropping it would lose it; no newer connection runs before this task
+          // ends); then a cancelled connection stops, and the subject stays open for the next one.
+          subject.send(element)
+          if Task.isCancelled { break }
+        }
+      } catch {
+        if !Task.isCancelled {
+          subject.send(.failure(error))
+          machine.withLock { $0.baseEnded(generation: generation) }
+          return
+        }
+      }
+      if Task.isCancelled {
+        if case .start(let next) = machine.withLock({ $0.disconnected(generation: generation) }) {
+          startConnection(next)
+        }
+      } else {
+        subject.send(.finished)
+        machine.withLock { $0.baseEnded(generation: generation) }
+      }
+    }
+    if case .cancel(let task) = machine.withLock({ $0.started(task, generation: generation) }) { task.cancel() }
+    return task
   }
 
   @usableFromInline

@@ -2,17 +2,20 @@
 /// how many iterators hold it.
 ///
 /// Events: `connectRequested` (from `connect()` or an autoconnected iterator's first `next()`), `started`,
-/// `baseEnded`, `iteratorJoined`, `iteratorLeft`. As Combine's: a connection that is cancelled — the task `connect()`
-/// returned, or by the last autoconnected iterator leaving — leaves the subject open, and the next request connects
-/// again with a new iterator of the base; once the base itself ended, the subject has ended and no request connects.
-/// Each connection has a generation, so that a cancelled connection's late events do not touch the next one.
+/// `baseEnded`, `disconnected`, `iteratorJoined`, `iteratorLeft`. As Combine's: a connection that is cancelled — the
+/// task `connect()` returned, or by the last autoconnected iterator leaving — leaves the subject open, and the next
+/// request connects again with a new iterator of the base; once the base itself ended, the subject has ended and no
+/// request connects. A new connection starts only once the cancelled one's task has ended, so two tasks never feed
+/// the subject at once; each connection has a generation, so a late event of an old one touches nothing.
 @usableFromInline
 struct _MulticastStateMachine: ~Copyable {
   @usableFromInline enum State {
-    /// Not connected: never yet, or the last connection was cancelled.
+    /// Not connected: never yet, or the last connection was cancelled and its task has ended.
     case idle
     /// The feeding task of connection `generation` is being started (`nil`) or runs.
     case connected(Task<Void, Never>?, generation: UInt64)
+    /// Connection `generation` was cancelled and its task has not ended yet; `reconnect` when a request came meanwhile.
+    case stopping(generation: UInt64, reconnect: Bool)
     /// The base ended (finished or failed) and the subject with it: no second connection.
     case ended
   }
@@ -35,10 +38,15 @@ struct _MulticastStateMachine: ~Copyable {
 
   @inlinable
   mutating func connectRequested() -> Action {
-    guard case .idle = state else { return .none }
-    generation &+= 1
-    state = .connected(nil, generation: generation)
-    return .start(generation: generation)
+    switch state {
+    case .idle:
+      return nextConnection()
+    case .stopping(let stopping, _):
+      state = .stopping(generation: stopping, reconnect: true)
+      return .none
+    case .connected, .ended:
+      return .none
+    }
   }
 
   /// Connection `generation`'s task was created: recorded, or cancelled when that connection is over already.
@@ -54,16 +62,28 @@ struct _MulticastStateMachine: ~Copyable {
   /// Connection `generation`'s base finished or failed, and the subject was told: nothing connects again.
   @inlinable
   mutating func baseEnded(generation: UInt64) {
-    guard case .connected(_, let current) = state, current == generation else { return }
-    state = .ended
+    switch state {
+    case .connected(_, let current) where current == generation, .stopping(let current, _) where current == generation:
+      state = .ended
+    default:
+      break
+    }
   }
 
-  /// The task of connection `generation` was cancelled (through the task `connect()` returned): the next request
-  /// connects again.
+  /// The task of connection `generation` ended because it was cancelled: the next request connects again, or a
+  /// request that came while it was stopping does now.
   @inlinable
-  mutating func disconnected(generation: UInt64) {
-    guard case .connected(_, let current) = state, current == generation else { return }
-    state = .idle
+  mutating func disconnected(generation: UInt64) -> Action {
+    switch state {
+    case .connected(_, let current) where current == generation:
+      state = .idle
+      return .none
+    case .stopping(let current, let reconnect) where current == generation:
+      state = .idle
+      return reconnect ? nextConnection() : .none
+    default:
+      return .none
+    }
   }
 
   @inlinable
@@ -72,12 +92,19 @@ struct _MulticastStateMachine: ~Copyable {
   }
 
   /// An autoconnected iterator went away; the last one of a running connection cancels it, and the next iterator's
-  /// first `next()` connects again.
+  /// first `next()` connects again once its task has ended.
   @inlinable
   mutating func iteratorLeft() -> Action {
     iterators -= 1
-    guard iterators == 0, case .connected(let task, _) = state else { return .none }
-    state = .idle
+    guard iterators == 0, case .connected(let task, let current) = state else { return .none }
+    state = .stopping(generation: current, reconnect: false)
     return task.map { .cancel($0) } ?? .none
+  }
+
+  @inlinable
+  mutating func nextConnection() -> Action {
+    generation &+= 1
+    state = .connected(nil, generation: generation)
+    return .start(generation: generation)
   }
 }

@@ -38,9 +38,6 @@ struct _RetryStateMachine<Duration: DurationProtocol> {
     self.backoff = backoff
   }
 
-  /// Whether the iteration is over.
-  @inlinable var isFinished: Bool { state == .finished }
-
   /// The base threw. A failure seen while the consuming task is cancelled is thrown, not retried: the base may
   /// have failed because of the cancellation.
   @inlinable

@@ -89,9 +89,6 @@ struct _SubjectStateMachine<Element, Failure: Error, Waiter>: ~Copyable {
   /// A current-value subject's value: the one element it keeps (`replayLimit` is 1).
   @inlinable var current: Element? { history.first }
 
-  /// How many iterators the subject serves.
-  @inlinable var sideCount: Int { sides.count - freeSlots.count }
-
   // MARK: - Senders
 
   /// An element was sent: it becomes the latest kept for new iterators, and goes to every side's buffer under the

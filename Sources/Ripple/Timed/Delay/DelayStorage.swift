@@ -27,6 +27,11 @@ final class _DelayStorage<Base: AsyncSequence & Sendable, C: Clock>: _IterationS
   /// base's failure once it is due.
   @inlinable
   func next(isolation actor: isolated (any Actor)?) async throws(Base.Failure) -> Base.Element? {
+    // A cancelled consumer gets nothing more, even what is already due (the type's doc: cancelling drops the queue).
+    if Task.isCancelled {
+      cancel()
+      return nil
+    }
     let delivery: Delivery
     if let ready = machine.withLock({ $0.nextReady() }) {
       delivery = ready
