@@ -11,8 +11,8 @@ import Testing
 /// How many times each scenario runs.
 private let runs = Stress.rounds(1_000)
 
-/// The longest a cancelled consumer may take to end, on a loaded two-core machine.
-private let prompt = Duration.seconds(2)
+/// The longest a cancelled consumer may take to end, on a loaded two-core machine (longer under a sanitizer).
+private let prompt = Stress.latencyBound(.seconds(2))
 
 /// A stream fed from a detached task with `0..<count`, yielding at random between elements, then finished (or left
 /// open when `endless`).
