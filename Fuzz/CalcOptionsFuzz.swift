@@ -13,7 +13,8 @@ public func calcOptionsFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   }
   do {
     let options = try CalcOptions.parse(arguments)
-    precondition(options.delay(for: options.engine) >= .zero && options.debounce >= .zero, "negative duration: \(options)")
+    let delays = options.engine.designs.map { options.delay(for: $0) }
+    precondition(delays.allSatisfy { $0 >= .zero } && options.debounce >= .zero, "negative duration: \(options)")
   } catch {
     precondition(!error.message.isEmpty, "an empty reason for \(arguments)")
   }
