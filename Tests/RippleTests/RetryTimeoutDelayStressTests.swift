@@ -14,51 +14,6 @@ private let runs = Stress.rounds(1_000)
 /// The longest a cancelled consumer may take to end, on a loaded two-core machine (longer under a sanitizer).
 private let prompt = Stress.latencyBound(.seconds(2))
 
-/// A stream fed from a detached task with `0..<count`, yielding at random between elements, then finished (or left
-/// open when `endless`).
-private func producedStream(_ count: Int, endless: Bool = false) -> AsyncStream<Int> {
-  let (stream, input) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .unbounded)
-  Task.detached {
-    for element in 0..<count {
-      if Int.random(in: 0..<3) == 0 { await Task.yield() }
-      input.yield(element)
-    }
-    if !endless { input.finish() }
-  }
-  return stream
-}
-
-/// A sequence that opens `released` once it and every iterator of it are gone: the operator let go of the base.
-private struct Tracked<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Failure == Never {
-  typealias Element = Base.Element
-  typealias Failure = Never
-
-  let base: Base
-  let token: Token
-
-  init(base: Base, released: Latch) {
-    self.base = base
-    token = Token(released)
-  }
-
-  final class Token: Sendable {
-    let released: Latch
-    init(_ released: Latch) { self.released = released }
-    deinit { released.open() }
-  }
-
-  struct Iterator: AsyncIteratorProtocol {
-    var base: Base.AsyncIterator
-    let token: Token
-
-    mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> Element? {
-      await base.next(isolation: actor)
-    }
-  }
-
-  func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator(), token: token) }
-}
-
 /// A base whose every iteration gives `0..<count` from a concurrent producer, then fails — except the iteration
 /// numbered `succeeding`, which finishes.
 private struct Flaky: AsyncSequence, Sendable {
@@ -203,7 +158,7 @@ struct RetryTimeoutDelayStressTests {
       let interval = Duration.microseconds(Int.random(in: 50...500))
       let seen = await Task {
         var seen: [Int] = []
-        let base = Tracked(base: producedStream(count, endless: true), released: released)
+        let base = TrackedBase(base: producedStream(count, endless: true), released: released)
         for await element in base.timeout(interval, clock: ContinuousClock()) { seen.append(element) }
         return seen
       }.value
@@ -220,7 +175,8 @@ struct RetryTimeoutDelayStressTests {
       let elements = Int.random(in: 0...5)
       let (collected, latency) = await cancelled(after: elements) { seen in
         var collected: [Int] = []
-        let base = Tracked(base: producedStream(elements + Int.random(in: 0...20), endless: true), released: released)
+        let base = TrackedBase(
+          base: producedStream(elements + Int.random(in: 0...20), endless: true), released: released)
         for await element in base.timeout(.seconds(60), clock: ContinuousClock()) {
           collected.append(element)
           seen()
@@ -257,7 +213,8 @@ struct RetryTimeoutDelayStressTests {
       let elements = Int.random(in: 0...3)
       let (collected, latency) = await cancelled(after: elements) { seen in
         var collected: [Int] = []
-        let base = Tracked(base: producedStream(elements + Int.random(in: 0...20), endless: true), released: released)
+        let base = TrackedBase(
+          base: producedStream(elements + Int.random(in: 0...20), endless: true), released: released)
         // The first elements come at once; later ones wait a minute each, queued.
         let interval: Duration = elements == 0 ? .seconds(60) : .zero
         for await element in base.delay(for: interval, clock: ContinuousClock()) {
