@@ -19,12 +19,15 @@ final class _ShareStorage<Base: AsyncSequence & Sendable>: Sendable where Base.E
   @inlinable
   func start() {
     let task = _startOperatorTask { [self] in
+      // Asked before the base's iterator is made: when every iterator left before this task ran, the base is
+      // never touched.
+      var action = machine.withLock { $0.producerBegan() }
+      if case .stop = action { return }
       var iterator = base.makeAsyncIterator()
       // Reused for every element, so handing an element to several consumers allocates nothing once it has grown.
       var deliveries: [Machine.Delivery] = []
       var failure: Base.Failure?
       do throws(Base.Failure) {
-        var action = machine.withLock { $0.producerBegan() }
         while true {
           switch action {
           case .produceMore:
