@@ -89,6 +89,7 @@ struct WithLatestStressTests {
       #expect(elements == elements.sorted() && Set(elements).count == elements.count, "run \(run): \(elements)")
     }
     print("withLatest stress: slowest end after cancellation \(slowest)")
-    #expect(slowest < Stress.latencyBound(.seconds(2)))
+    // A cancellation not seen would leave the consumer waiting on endless bases: the bound catches that.
+    #expect(slowest < Stress.cancellationBound)
   }
 }
