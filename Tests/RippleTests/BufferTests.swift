@@ -53,7 +53,7 @@ private func rest(of iterator: inout AsyncBufferSequence<PulledNumbers>.Iterator
 
 /// The tests that count pulls run in a lockstep scope: after `advance(by: .zero)` the buffer's task has pulled all
 /// it is going to.
-@Suite("buffer", .timeLimit(.minutes(1)))
+@Suite("buffer", .timeLimit(.minutes(3)))
 struct BufferTests {
   @Test("the base is not iterated before the first next()")
   func startsOnFirstNext() async throws {

@@ -16,7 +16,7 @@ private final class Events<Value: Sendable>: Sendable {
 
 /// Every test that needs to know what is waiting runs in a lockstep scope: `advance(by: .zero)` returns once every
 /// task has run as far as it can, so "still suspended" is an observation, not a guess.
-@Suite("channel", .timeLimit(.minutes(1)))
+@Suite("channel", .timeLimit(.minutes(3)))
 struct ChannelTests {
   @Test("send waits until a consumer has taken the element")
   func sendWaitsForConsumer() async {

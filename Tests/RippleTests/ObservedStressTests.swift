@@ -46,7 +46,7 @@ private func spin() {
   for _ in 0..<Int.random(in: 0..<300) { work.add(1, ordering: .relaxed) }
 }
 
-@Suite("Observed under stress", .timeLimit(.minutes(1)))
+@Suite("Observed under stress", .timeLimit(.minutes(3)))
 struct ObservedStressTests {
   enum ClosureIsolation: CaseIterable {
     case nonisolated

@@ -37,7 +37,7 @@ func take<Base>(
   return elements
 }
 
-@Suite("share", .timeLimit(.minutes(1)))
+@Suite("share", .timeLimit(.minutes(3)))
 struct ShareTests {
   static let lossless: [AsyncBufferSequencePolicy] = [.bounded(0), .bounded(1), .bounded(3), .unbounded]
 
