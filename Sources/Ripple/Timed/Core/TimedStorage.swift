@@ -27,7 +27,7 @@ where Base.Element: Sendable, Policy.Input == Base.Element, Policy.Instant == C.
   @inlinable
   func next(isolation: isolated (any Actor)?) async throws(Base.Failure) -> Policy.Element? {
     try await waitForNext(isolation: isolation) { consumer in
-      perform(machine.withLock { $0.nextRequested(consumer, end: timed.deadlineFromNow) })
+      perform(machine.withLock { $0.nextRequested(consumer, end: { timed.deadlineFromNow() }) })
     }
   }
 
@@ -69,7 +69,7 @@ where Base.Element: Sendable, Policy.Input == Base.Element, Policy.Instant == C.
       } catch {
         return
       }
-      perform(machine.withLock { $0.deadlineReached(deadline, end: timed.deadlineFromNow) })
+      perform(machine.withLock { $0.deadlineReached(deadline, end: { timed.deadlineFromNow() }) })
     }
   }
 

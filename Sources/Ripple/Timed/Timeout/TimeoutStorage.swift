@@ -29,7 +29,7 @@ where Base.Element: Sendable {
   func next(isolation actor: isolated (any Actor)?) async -> Outcome? {
     let outcome = await withTaskCancellationHandler {
       await withUnsafeContinuation(isolation: actor) { (consumer: UnsafeContinuation<Outcome, Never>) in
-        perform(machine.withLock { $0.nextRequested(consumer, deadline: timed.deadlineFromNow) })
+        perform(machine.withLock { $0.nextRequested(consumer, deadline: { timed.deadlineFromNow() }) })
       }
     } onCancel: {
       cancel()
@@ -66,7 +66,7 @@ where Base.Element: Sendable {
         perform(machine.withLock { $0.baseFinished() })
         return
       }
-      switch machine.withLock({ $0.elementProduced(element, deadline: timed.deadlineFromNow) }) {
+      switch machine.withLock({ $0.elementProduced(element, deadline: { timed.deadlineFromNow() }) }) {
       case .resumeConsumer(let consumer, let element):
         consumer.resume(returning: .element(element))
       case .produceMore:
