@@ -172,10 +172,9 @@ public struct AsyncChunksOfCountOrSignalSequence<
   /// Creates an iterator; each iterator iterates the base and the signal anew.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    let bases = _FanInBases2(base, signal)
-    let name: StaticString = "chunks(ofCount:or:)"
-    return Iterator(
-      bases.iteration(policy: _ChunkSignalPolicy(), name: name, { .some($0) }, { _ in nil }), count: count)
+    let iteration = _FanInBases2(base, signal).iteration(
+      policy: _ChunkSignalPolicy(), name: "chunks(ofCount:or:)", { .some($0) }, { _ in nil })
+    return Iterator(iteration, count: count)
   }
 
   /// The iterator of an ``AsyncChunksOfCountOrSignalSequence``; one task iterates it.
