@@ -44,25 +44,13 @@ struct ScriptRunner {
   private func runVirtual(_ lines: [String]) async -> Int32 {
     let clock = TestClock()
     return await clock.lockstep {
-      let printer = EventPrinter(json: options.json, output: output)
-      let tallies = Tallies()
-      let starts = CalculationStarts()
-      let panels = options.makeScreens(clock: clock, onStart: { starts.report($0) })
-      let shown = shownPanels(panels)
+      let run = playback(clock: clock)
       // Besides the status right after each edit, the status as each calculation starts, and every status a
       // watcher sees, as on the real clock; held until the instant ends, so that within an instant each engine's
       // events come together, in a fixed order.
-      starts.report = { design in
-        for panel in shown where panel.design == design {
-          tallies.account(panel)
-
-          printer.settle(panel.model.status, at: clock.now.offset, engine: label(panel))
-        }
-      }
-      let watchers = watch(shown) { panel, status in
-        tallies.account(panel)
-
-        printer.settle(status, at: clock.now.offset, engine: label(panel))
+      run.starts.report = { design in run.started(design, at: clock.now.offset, print: run.printer.settle) }
+      let watchers = watch(run.shown) { panel, status in
+        run.report(panel, status, at: clock.now.offset, print: run.printer.settle)
       }
       var status: Int32 = 0
       for (index, line) in lines.enumerated() {
@@ -72,13 +60,10 @@ struct ScriptRunner {
         }
         switch command {
         case .set(let field, let value)?:
-          for panel in shown { set(field, to: value, in: panel.model) }
+          for panel in run.shown { set(field, to: value, in: panel.model) }
           // What the edit shows at once (computing, say), after what the instant showed before it.
-          printer.flush()
-          for panel in shown {
-            tallies.account(panel)
-            printer.show(panel.model.status, at: clock.now.offset, engine: label(panel))
-          }
+          run.printer.flush()
+          run.reportAll(at: clock.now.offset, print: run.printer.show)
           await clock.advance(by: .zero)  // every task reacts to the edit before the next line
         case .wait(let duration)?: await clock.advance(by: duration)
         case nil: break
@@ -87,14 +72,11 @@ struct ScriptRunner {
       // The end of input: every calculation in flight ends.
       await clock.run()
       await stop(watchers)
-      starts.report = { _ in }  // it holds the screens, whose calculators hold it
-      for panel in shown {
-        tallies.account(panel)
-        printer.settle(panel.model.status, at: clock.now.offset, engine: label(panel))
-      }
-      printer.flush()
-      printCounts(shown, tallies: tallies, printer: printer, at: clock.now.offset)
-      withExtendedLifetime(panels) {}
+      run.starts.report = { _ in }  // it holds the screens, whose calculators hold it
+      run.reportAll(at: clock.now.offset, print: run.printer.settle)
+      run.printer.flush()
+      printCounts(run, at: clock.now.offset)
+      withExtendedLifetime(run.panels) {}
       return status
     }
   }
@@ -103,24 +85,12 @@ struct ScriptRunner {
   /// it), printing each status when it happens.
   func runTimed<Lines: AsyncSequence<String, Never>, C: Clock<Duration>>(_ lines: Lines, clock: C) async -> Int32 {
     let start = clock.now
-    let printer = EventPrinter(json: options.json, output: output)
-    let tallies = Tallies()
-    let starts = CalculationStarts()
-    let panels = options.makeScreens(clock: clock, onStart: { starts.report($0) })
-    let shown = shownPanels(panels)
+    let run = playback(clock: clock)
     // The status as each calculation starts: a watcher, which sees the latest status when it looks, would miss a
     // `computing` that ends at once (the debounce's with no delay) as often as not, and the clocks would differ.
-    starts.report = { design in
-      for panel in shown where panel.design == design {
-        tallies.account(panel)
-
-        printer.show(panel.model.status, at: start.duration(to: clock.now), engine: label(panel))
-      }
-    }
-    let watchers = watch(shown) { panel, status in
-      tallies.account(panel)
-
-      printer.show(status, at: start.duration(to: clock.now), engine: label(panel))
+    run.starts.report = { design in run.started(design, at: start.duration(to: clock.now), print: run.printer.show) }
+    let watchers = watch(run.shown) { panel, status in
+      run.report(panel, status, at: start.duration(to: clock.now), print: run.printer.show)
     }
     var status: Int32 = 0
     var number = 0
@@ -128,35 +98,38 @@ struct ScriptRunner {
       number += 1
       switch parse(line, number: number) {
       case .set(let field, let value)??:
-        for panel in shown { set(field, to: value, in: panel.model) }
+        for panel in run.shown { set(field, to: value, in: panel.model) }
         // What the edit shows at once, as on the virtual clock: a calculation that ends before the watcher looks
         // was still started.
-        for panel in shown {
-          tallies.account(panel)
-          printer.show(panel.model.status, at: start.duration(to: clock.now), engine: label(panel))
-        }
+        run.reportAll(at: start.duration(to: clock.now), print: run.printer.show)
       case .wait(let duration)??: try? await clock.sleep(for: duration)
       case nil?: break
       case nil: status = 1
       }
     }
     // The end of input: the watchers go on showing each design's events until no calculation is in flight.
-    for await pending in Observed({ shown.contains { $0.model.status.isPending } }) where !pending { break }
+    for await pending in Observed({ run.shown.contains { $0.model.status.isPending } }) where !pending { break }
     await stop(watchers)
-    starts.report = { _ in }  // it holds the screens, whose calculators hold it
-    for panel in shown {
-      tallies.account(panel)
-      printer.show(panel.model.status, at: start.duration(to: clock.now), engine: label(panel))
-    }
-    printCounts(shown, tallies: tallies, printer: printer, at: start.duration(to: clock.now))
-    withExtendedLifetime(panels) {}
+    run.starts.report = { _ in }  // it holds the screens, whose calculators hold it
+    run.reportAll(at: start.duration(to: clock.now), print: run.printer.show)
+    printCounts(run, at: start.duration(to: clock.now))
+    withExtendedLifetime(run.panels) {}
     return status
   }
 
   /// With `--engine all`, prints where each design's calculations went: `<seconds> <engine> counts …`.
-  private func printCounts(_ shown: [DesignScreen], tallies: Tallies, printer: EventPrinter, at time: Duration) {
+  private func printCounts(_ run: Playback, at time: Duration) {
     guard options.engine == .all else { return }
-    for panel in shown { printer.counts(tallies.counts(panel), at: time, engine: panel.design.rawValue) }
+    for panel in run.shown { run.printer.counts(run.tallies.counts(panel), at: time, engine: panel.design.rawValue) }
+  }
+
+  /// The screens of one run of the script on `clock`, and where their statuses go.
+  private func playback(clock: some Clock<Duration>) -> Playback {
+    let starts = CalculationStarts()
+    let panels = options.makeScreens(clock: clock, onStart: { starts.report($0) })
+    return Playback(
+      printer: EventPrinter(json: options.json, output: output), starts: starts, panels: panels,
+      shown: shownPanels(panels), label: label)
   }
 
   /// Starts one task per panel that calls `report` with each status of the panel's model it sees.
@@ -209,6 +182,38 @@ struct ScriptRunner {
       errors("calc: line \(number): \(QuotedText(line)): \(error)\n")
       return nil
     }
+  }
+}
+
+/// One run of a script: its screens, the ones whose statuses it prints, and where each status goes — sorted into
+/// the tallies, then printed with the printer's `show` (at once) or `settle` (held until the instant ends).
+@MainActor
+struct Playback {
+  let printer: EventPrinter
+  let tallies = Tallies()
+  let starts: CalculationStarts
+  let panels: [DesignScreen]
+  let shown: [DesignScreen]
+  /// The engine name an event line carries.
+  let label: (DesignScreen) -> String?
+
+  /// Sorts what ended of `panel`'s calculations, then prints `status`, by default the one its model shows now.
+  func report(
+    _ panel: DesignScreen, _ status: CalculatorStatus? = nil, at time: Duration,
+    print: (CalculatorStatus, Duration, String?) -> Void
+  ) {
+    tallies.account(panel)
+    print(status ?? panel.model.status, time, label(panel))
+  }
+
+  /// ``report(_:_:at:print:)`` of every shown panel.
+  func reportAll(at time: Duration, print: (CalculatorStatus, Duration, String?) -> Void) {
+    for panel in shown { report(panel, at: time, print: print) }
+  }
+
+  /// ``report(_:_:at:print:)`` of the shown panels of `design`, one of whose calculations just started.
+  func started(_ design: CalculatorDesign, at time: Duration, print: (CalculatorStatus, Duration, String?) -> Void) {
+    for panel in shown where panel.design == design { report(panel, at: time, print: print) }
   }
 }
 

@@ -172,9 +172,9 @@ public struct AsyncChunksOfCountOrSignalSequence<
   /// Creates an iterator; each iterator iterates the base and the signal anew.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    let run = Storage.run(base, as: { .some($0) }, signal, as: { _ in nil })
-    let storage = Storage(count: 2, policy: _ChunkSignalPolicy(), name: "chunks(ofCount:or:)", run: run)
-    return Iterator(_IterationHandle(storage), count: count)
+    let iteration = _FanInBases2(base, signal).iteration(
+      policy: _ChunkSignalPolicy(), name: "chunks(ofCount:or:)", { .some($0) }, { _ in nil })
+    return Iterator(iteration, count: count)
   }
 
   /// The iterator of an ``AsyncChunksOfCountOrSignalSequence``; one task iterates it.

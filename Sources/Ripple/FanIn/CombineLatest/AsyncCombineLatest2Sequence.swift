@@ -70,12 +70,10 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
   @usableFromInline typealias Value = _FanInValue<Base1.Element, Base2.Element, Never>
   @usableFromInline typealias Storage = _FanInStorage<_CombineLatestPolicy<Value, Element>, Failure>
 
-  @usableFromInline let base1: Base1
-  @usableFromInline let base2: Base2
+  @usableFromInline let bases: _FanInBases2<Base1, Base2>
 
   @inlinable init(_ base1: Base1, _ base2: Base2) {
-    self.base1 = base1
-    self.base2 = base2
+    bases = _FanInBases2(base1, base2)
   }
 
   /// Creates an iterator; each iterator iterates the bases anew.
@@ -84,8 +82,7 @@ where Base1.Element: Sendable, Base2.Element: Sendable, Base2.Failure == Base1.F
     let policy = _CombineLatestPolicy<Value, Element>(count: 2) { _, latest, _ in
       Value.pair(latest, operator: "combineLatest")
     }
-    let run = Storage.run(base1, as: Value.first, base2, as: Value.second)
-    return Iterator(_IterationHandle(Storage(count: 2, policy: policy, name: "combineLatest", run: run)))
+    return Iterator(bases.iteration(policy: policy, name: "combineLatest", Value.first, Value.second))
   }
 
   /// The iterator of an ``AsyncCombineLatest2Sequence``; one task iterates it.

@@ -46,8 +46,7 @@ where Base.Element: Sendable {
     let policy = _CombineLatestPolicy<Base.Element, Element>(count: bases.count) { previous, latest, changed in
       _fanInArray(&previous, from: latest, changed: changed)
     }
-    let storage = Storage(count: bases.count, policy: policy, name: "combineLatest", run: Storage.run(bases))
-    return Iterator(_IterationHandle(storage))
+    return Iterator(Storage.iteration(of: bases, policy: policy, name: "combineLatest"))
   }
 
   /// The iterator of an ``AsyncCombineLatestSequence``; one task iterates it.

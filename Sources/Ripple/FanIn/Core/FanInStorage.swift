@@ -157,45 +157,28 @@ final class _FanInStorage<Policy: _FanInPolicy, Failure: Error>: _IterationStora
 }
 
 extension _FanInStorage {
-  /// Consumes two bases of possibly different types, as base 0 and base 1.
+  /// A new iteration over `count` bases, whose task adds one child task per base with `addTasks`, each consuming
+  /// its base with ``consume(_:at:as:)``.
   @inlinable
-  static func run<Base1: AsyncSequence & Sendable, Base2: AsyncSequence & Sendable>(
-    _ base1: Base1, as wrap1: @escaping @Sendable (Base1.Element) -> Value,
-    _ base2: Base2, as wrap2: @escaping @Sendable (Base2.Element) -> Value
-  ) -> Run where Base1.Failure == Failure, Base2.Failure == Failure {
-    { storage in
-      await withDiscardingTaskGroup { group in
-        group.addTask { await storage.consume(base1, at: 0, as: wrap1) }
-        group.addTask { await storage.consume(base2, at: 1, as: wrap2) }
-      }
+  static func iteration(
+    count: Int, policy: Policy, name: StaticString,
+    addTasks: @escaping @Sendable (_FanInStorage, inout DiscardingTaskGroup) -> Void
+  ) -> _IterationHandle<_FanInStorage> {
+    let storage = _FanInStorage(count: count, policy: policy, name: name) { storage in
+      await withDiscardingTaskGroup { group in addTasks(storage, &group) }
     }
+    return _IterationHandle(storage)
   }
 
-  /// Consumes three bases of possibly different types, as bases 0, 1 and 2.
+  /// A new iteration of `bases` under `policy`, base number `index` being `bases[index]`: the storage of the
+  /// fan-in operators of any number of bases of one type.
   @inlinable
-  static func run<Base1: AsyncSequence & Sendable, Base2: AsyncSequence & Sendable, Base3: AsyncSequence & Sendable>(
-    _ base1: Base1, as wrap1: @escaping @Sendable (Base1.Element) -> Value,
-    _ base2: Base2, as wrap2: @escaping @Sendable (Base2.Element) -> Value,
-    _ base3: Base3, as wrap3: @escaping @Sendable (Base3.Element) -> Value
-  ) -> Run where Base1.Failure == Failure, Base2.Failure == Failure, Base3.Failure == Failure {
-    { storage in
-      await withDiscardingTaskGroup { group in
-        group.addTask { await storage.consume(base1, at: 0, as: wrap1) }
-        group.addTask { await storage.consume(base2, at: 1, as: wrap2) }
-        group.addTask { await storage.consume(base3, at: 2, as: wrap3) }
-      }
-    }
-  }
-
-  /// Consumes every base of a collection, in its order.
-  @inlinable
-  static func run<Base: AsyncSequence & Sendable>(_ bases: [Base]) -> Run
-  where Base.Element == Value, Base.Failure == Failure {
-    { storage in
-      await withDiscardingTaskGroup { group in
-        for (index, base) in bases.enumerated() {
-          group.addTask { await storage.consume(base, at: index, as: { $0 }) }
-        }
+  static func iteration<Base: AsyncSequence & Sendable>(
+    of bases: [Base], policy: Policy, name: StaticString
+  ) -> _IterationHandle<_FanInStorage> where Base.Element == Value, Base.Failure == Failure {
+    iteration(count: bases.count, policy: policy, name: name) { storage, group in
+      for (index, base) in bases.enumerated() {
+        group.addTask { await storage.consume(base, at: index, as: { $0 }) }
       }
     }
   }

@@ -61,19 +61,16 @@ where Base1.Element: Sendable, Base2.Element == Base1.Element, Base2.Failure == 
   public typealias Failure = Base1.Failure
   @usableFromInline typealias Storage = _FanInStorage<_MergePolicy<Element>, Failure>
 
-  @usableFromInline let base1: Base1
-  @usableFromInline let base2: Base2
+  @usableFromInline let bases: _FanInBases2<Base1, Base2>
 
   @inlinable init(_ base1: Base1, _ base2: Base2) {
-    self.base1 = base1
-    self.base2 = base2
+    bases = _FanInBases2(base1, base2)
   }
 
   /// Creates an iterator; each iterator iterates the bases anew.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    let run = Storage.run(base1, as: { $0 }, base2, as: { $0 })
-    return Iterator(_IterationHandle(Storage(count: 2, policy: _MergePolicy(), name: "merge", run: run)))
+    Iterator(bases.iteration(policy: _MergePolicy(), name: "merge", { $0 }, { $0 }))
   }
 
   /// The iterator of an ``AsyncMerge2Sequence``; one task iterates it.

@@ -56,21 +56,16 @@ where
   public typealias Failure = Base1.Failure
   @usableFromInline typealias Storage = _FanInStorage<_MergePolicy<Element>, Failure>
 
-  @usableFromInline let base1: Base1
-  @usableFromInline let base2: Base2
-  @usableFromInline let base3: Base3
+  @usableFromInline let bases: _FanInBases3<Base1, Base2, Base3>
 
   @inlinable init(_ base1: Base1, _ base2: Base2, _ base3: Base3) {
-    self.base1 = base1
-    self.base2 = base2
-    self.base3 = base3
+    bases = _FanInBases3(base1, base2, base3)
   }
 
   /// Creates an iterator; each iterator iterates the bases anew.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    let run = Storage.run(base1, as: { $0 }, base2, as: { $0 }, base3, as: { $0 })
-    return Iterator(_IterationHandle(Storage(count: 3, policy: _MergePolicy(), name: "merge", run: run)))
+    Iterator(bases.iteration(policy: _MergePolicy(), name: "merge", { $0 }, { $0 }, { $0 }))
   }
 
   /// The iterator of an ``AsyncMerge3Sequence``; one task iterates it.

@@ -60,8 +60,7 @@ where Base.Element: Sendable {
   /// Creates an iterator; each iterator iterates the bases anew.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    let storage = Storage(count: bases.count, policy: _MergePolicy(), name: "merge", run: Storage.run(bases))
-    return Iterator(_IterationHandle(storage))
+    Iterator(Storage.iteration(of: bases, policy: _MergePolicy(), name: "merge"))
   }
 
   /// The iterator of an ``AsyncMergeSequence``; one task iterates it.

@@ -53,14 +53,10 @@ where
   @usableFromInline typealias Value = _FanInValue<Base.Element, Other1.Element, Other2.Element>
   @usableFromInline typealias Storage = _FanInStorage<_WithLatestPolicy<Value, Element>, Failure>
 
-  @usableFromInline let base: Base
-  @usableFromInline let other1: Other1
-  @usableFromInline let other2: Other2
+  @usableFromInline let bases: _FanInBases3<Base, Other1, Other2>
 
   @inlinable init(_ base: Base, _ other1: Other1, _ other2: Other2) {
-    self.base = base
-    self.other1 = other1
-    self.other2 = other2
+    bases = _FanInBases3(base, other1, other2)
   }
 
   /// Creates an iterator; each iterator iterates the three sequences anew.
@@ -74,8 +70,7 @@ where
       }
       return (element, first, second)
     }
-    let run = Storage.run(base, as: Value.first, other1, as: Value.second, other2, as: Value.third)
-    return Iterator(_IterationHandle(Storage(count: 3, policy: policy, name: "withLatest", run: run)))
+    return Iterator(bases.iteration(policy: policy, name: "withLatest", Value.first, Value.second, Value.third))
   }
 
   /// The iterator of an ``AsyncWithLatestFrom2Sequence``; one task iterates it.

@@ -68,12 +68,10 @@ where Base.Element: Sendable, Other.Element: Sendable, Other.Failure == Base.Fai
   @usableFromInline typealias Value = _FanInValue<Base.Element, Other.Element, Never>
   @usableFromInline typealias Storage = _FanInStorage<_WithLatestPolicy<Value, Element>, Failure>
 
-  @usableFromInline let base: Base
-  @usableFromInline let other: Other
+  @usableFromInline let bases: _FanInBases2<Base, Other>
 
   @inlinable init(_ base: Base, _ other: Other) {
-    self.base = base
-    self.other = other
+    bases = _FanInBases2(base, other)
   }
 
   /// Creates an iterator; each iterator iterates both sequences anew.
@@ -85,8 +83,7 @@ where Base.Element: Sendable, Other.Element: Sendable, Other.Failure == Base.Fai
       }
       return (element, other)
     }
-    let run = Storage.run(base, as: Value.first, other, as: Value.second)
-    return Iterator(_IterationHandle(Storage(count: 2, policy: policy, name: "withLatest", run: run)))
+    return Iterator(bases.iteration(policy: policy, name: "withLatest", Value.first, Value.second))
   }
 
   /// The iterator of an ``AsyncWithLatestFromSequence``; one task iterates it.

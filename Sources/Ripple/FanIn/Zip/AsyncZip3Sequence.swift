@@ -57,22 +57,17 @@ where
   @usableFromInline typealias Value = _FanInValue<Base1.Element, Base2.Element, Base3.Element>
   @usableFromInline typealias Storage = _FanInStorage<_ZipPolicy<Value, Element>, Failure>
 
-  @usableFromInline let base1: Base1
-  @usableFromInline let base2: Base2
-  @usableFromInline let base3: Base3
+  @usableFromInline let bases: _FanInBases3<Base1, Base2, Base3>
 
   @inlinable init(_ base1: Base1, _ base2: Base2, _ base3: Base3) {
-    self.base1 = base1
-    self.base2 = base2
-    self.base3 = base3
+    bases = _FanInBases3(base1, base2, base3)
   }
 
   /// Creates an iterator; each iterator iterates the bases anew.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
     let policy = _ZipPolicy<Value, Element>(count: 3) { _, values in Value.triple(values, operator: "zip") }
-    let run = Storage.run(base1, as: Value.first, base2, as: Value.second, base3, as: Value.third)
-    return Iterator(_IterationHandle(Storage(count: 3, policy: policy, name: "zip", run: run)))
+    return Iterator(bases.iteration(policy: policy, name: "zip", Value.first, Value.second, Value.third))
   }
 
   /// The iterator of an ``AsyncZip3Sequence``; one task iterates it.

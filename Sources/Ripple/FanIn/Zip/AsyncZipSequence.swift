@@ -66,7 +66,7 @@ where Base.Element: Sendable {
     let policy = _ZipPolicy<Base.Element, Element>(count: bases.count) { previous, values in
       _fanInArray(&previous, from: values, changed: nil)
     }
-    return Iterator(_IterationHandle(Storage(count: bases.count, policy: policy, name: "zip", run: Storage.run(bases))))
+    return Iterator(Storage.iteration(of: bases, policy: policy, name: "zip"))
   }
 
   /// The iterator of an ``AsyncZipSequence``; one task iterates it.

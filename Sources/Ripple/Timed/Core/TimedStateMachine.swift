@@ -18,21 +18,7 @@ struct _TimedStateMachine<Policy: _TimedPolicy, Failure: Error> {
   @usableFromInline typealias Timer = UnsafeContinuation<Bool, Never>
 
   /// The tasks of a running iteration: the one consuming the base and the timer.
-  @usableFromInline
-  struct Tasks {
-    @usableFromInline let base: Task<Void, Never>
-    @usableFromInline let timer: Task<Void, Never>
-
-    @inlinable init(base: Task<Void, Never>, timer: Task<Void, Never>) {
-      self.base = base
-      self.timer = timer
-    }
-
-    @inlinable func cancel() {
-      base.cancel()
-      timer.cancel()
-    }
-  }
+  @usableFromInline typealias Tasks = _TimerTasks
 
   /// Where the iteration is. Internal only so that the inlinable event methods, which specialize in client
   /// modules, can switch on it.

@@ -8,18 +8,12 @@ where Base.Element: Sendable, Policy.Input == Base.Element, Policy.Instant == C.
   @usableFromInline typealias Machine = _TimedStateMachine<Policy, Base.Failure>
 
   @usableFromInline let machine: _Mutex<Machine>
-  @usableFromInline let base: Base
-  @usableFromInline let interval: C.Duration
-  @usableFromInline let tolerance: C.Duration?
-  @usableFromInline let clock: C
+  @usableFromInline let timed: _TimedBase<Base, C>
 
   @inlinable
-  init(base: Base, interval: C.Duration, tolerance: C.Duration?, clock: C, policy: Policy, name: StaticString) {
+  init(_ timed: _TimedBase<Base, C>, policy: Policy, name: StaticString) {
     machine = _Mutex(Machine(policy, name: name))
-    self.base = base
-    self.interval = interval
-    self.tolerance = tolerance
-    self.clock = clock
+    self.timed = timed
   }
 
   /// Starts the task consuming the base and the timer task; the first consumer already waits.
@@ -33,7 +27,7 @@ where Base.Element: Sendable, Policy.Input == Base.Element, Policy.Instant == C.
   @inlinable
   func next(isolation: isolated (any Actor)?) async throws(Base.Failure) -> Policy.Element? {
     try await waitForNext(isolation: isolation) { consumer in
-      perform(machine.withLock { $0.nextRequested(consumer, end: { clock.now.advanced(by: interval) }) })
+      perform(machine.withLock { $0.nextRequested(consumer, end: { timed.deadlineFromNow() }) })
     }
   }
 
@@ -45,7 +39,7 @@ where Base.Element: Sendable, Policy.Input == Base.Element, Policy.Instant == C.
   /// The body of the base-consuming task: hands every element to the machine as soon as it comes.
   @inlinable
   func consumeBase() async {
-    var iterator = base.makeAsyncIterator()
+    var iterator = timed.base.makeAsyncIterator()
     while true {
       let element: Base.Element?
       do {
@@ -58,8 +52,10 @@ where Base.Element: Sendable, Policy.Input == Base.Element, Policy.Instant == C.
         perform(machine.withLock { $0.baseFinished() })
         return
       }
-      let now = clock.now
-      let produced = machine.withLock { $0.elementProduced(element, now: now, end: { now.advanced(by: interval) }) }
+      let now = timed.clock.now
+      let produced = machine.withLock {
+        $0.elementProduced(element, now: now, end: { now.advanced(by: timed.interval) })
+      }
       guard perform(produced) else { return }
     }
   }
@@ -69,11 +65,11 @@ where Base.Element: Sendable, Policy.Input == Base.Element, Policy.Instant == C.
   func runTimer() async {
     while let deadline = await nextDeadline() {
       do {
-        try await clock.sleep(until: deadline, tolerance: tolerance)
+        try await timed.sleep(until: deadline)
       } catch {
         return
       }
-      perform(machine.withLock { $0.deadlineReached(deadline, end: { clock.now.advanced(by: interval) }) })
+      perform(machine.withLock { $0.deadlineReached(deadline, end: { timed.deadlineFromNow() }) })
     }
   }
 

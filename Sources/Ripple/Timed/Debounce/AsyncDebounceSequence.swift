@@ -57,26 +57,17 @@ where Base.Element: Sendable {
   /// The base's error type: a base that cannot throw gives a sequence that cannot throw.
   public typealias Failure = Base.Failure
 
-  @usableFromInline let base: Base
-  @usableFromInline let interval: C.Duration
-  @usableFromInline let tolerance: C.Duration?
-  @usableFromInline let clock: C
+  @usableFromInline let timed: _TimedBase<Base, C>
 
   @inlinable
   init(base: Base, interval: C.Duration, tolerance: C.Duration?, clock: C) {
-    self.base = base
-    self.interval = interval
-    self.tolerance = tolerance
-    self.clock = clock
+    timed = _TimedBase(base: base, interval: interval, tolerance: tolerance, clock: clock)
   }
 
   /// Creates an iterator; its tasks start on its first `next()`.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    Iterator(
-      _TimedStorage(
-        base: base, interval: interval, tolerance: tolerance, clock: clock, policy: _DebouncePolicy(),
-        name: "debounce"))
+    Iterator(_TimedStorage(timed, policy: _DebouncePolicy(), name: "debounce"))
   }
 
   /// The iterator of an ``AsyncDebounceSequence``; one task iterates it, and dropping it ends the iteration.

@@ -10,17 +10,11 @@ final class _DelayStorage<Base: AsyncSequence & Sendable, C: Clock>: _IterationS
   >
 
   @usableFromInline let machine = _Mutex(Machine())
-  @usableFromInline let base: Base
-  @usableFromInline let interval: C.Duration
-  @usableFromInline let tolerance: C.Duration?
-  @usableFromInline let clock: C
+  @usableFromInline let timed: _TimedBase<Base, C>
 
   @inlinable
-  init(base: Base, interval: C.Duration, tolerance: C.Duration?, clock: C) {
-    self.base = base
-    self.interval = interval
-    self.tolerance = tolerance
-    self.clock = clock
+  init(_ timed: _TimedBase<Base, C>) {
+    self.timed = timed
   }
 
   /// The next element once it is due; `nil` once the finish is due or the iteration was cancelled. Throws the
@@ -61,9 +55,9 @@ final class _DelayStorage<Base: AsyncSequence & Sendable, C: Clock>: _IterationS
   /// Sleeps until `due` unless it has passed; `false` (and the iteration ends) when the consumer is cancelled.
   @inlinable
   func waitUntil(_ due: C.Instant) async -> Bool {
-    guard clock.now < due else { return true }
+    guard timed.clock.now < due else { return true }
     do {
-      try await clock.sleep(until: due, tolerance: tolerance)
+      try await timed.sleep(until: due)
       return true
     } catch {
       cancel()
@@ -86,17 +80,17 @@ final class _DelayStorage<Base: AsyncSequence & Sendable, C: Clock>: _IterationS
   /// The body of the base task: stamps every element, and the end, with the instant it is due.
   @inlinable
   func iterateBase() async {
-    var iterator = base.makeAsyncIterator()
+    var iterator = timed.base.makeAsyncIterator()
     while true {
       let element: Base.Element?
       do {
         element = try await iterator.next(isolation: nil)
       } catch {
-        let due = clock.now.advanced(by: interval)
+        let due = timed.deadlineFromNow()
         perform(machine.withLock { $0.baseFailed(error, due: due) })
         return
       }
-      let due = clock.now.advanced(by: interval)
+      let due = timed.deadlineFromNow()
       guard let element else {
         perform(machine.withLock { $0.baseFinished(due: due) })
         return

@@ -110,18 +110,14 @@ where Base.Element: Sendable {
   /// The base's error type: a base that cannot throw gives a sequence that cannot throw.
   public typealias Failure = Base.Failure
 
-  @usableFromInline let base: Base
-  @usableFromInline let interval: C.Duration
-  @usableFromInline let clock: C
+  @usableFromInline let timed: _TimedBase<Base, C>
   @usableFromInline let reducing: @Sendable (Reduced?, Base.Element) -> Reduced
 
   @inlinable
   init(
     base: Base, interval: C.Duration, clock: C, reducing: @escaping @Sendable (Reduced?, Base.Element) -> Reduced
   ) {
-    self.base = base
-    self.interval = interval
-    self.clock = clock
+    timed = _TimedBase(base: base, interval: interval, tolerance: nil, clock: clock)
     self.reducing = reducing
   }
 
@@ -129,9 +125,7 @@ where Base.Element: Sendable {
   @inlinable
   public func makeAsyncIterator() -> Iterator {
     Iterator(
-      _TimedStorage(
-        base: base, interval: interval, tolerance: nil, clock: clock, policy: _ThrottlePolicy(reduce: reducing),
-        name: "throttle"))
+      _TimedStorage(timed, policy: _ThrottlePolicy(reduce: reducing), name: "throttle"))
   }
 
   /// The iterator of an ``AsyncThrottleSequence``; one task iterates it, and dropping it ends the iteration.

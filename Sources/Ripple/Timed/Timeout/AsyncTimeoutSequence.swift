@@ -93,10 +93,7 @@ where Base.Element: Sendable {
   /// The base's elements.
   public typealias Element = Base.Element
 
-  @usableFromInline let base: Base
-  @usableFromInline let interval: C.Duration
-  @usableFromInline let tolerance: C.Duration?
-  @usableFromInline let clock: C
+  @usableFromInline let timed: _TimedBase<Base, C>
   @usableFromInline let customError: (@Sendable () -> Failure)?
   @usableFromInline let convert: @Sendable (Base.Failure) -> Failure
 
@@ -105,10 +102,7 @@ where Base.Element: Sendable {
     base: Base, interval: C.Duration, tolerance: C.Duration?, clock: C, customError: (@Sendable () -> Failure)?,
     convert: @escaping @Sendable (Base.Failure) -> Failure
   ) {
-    self.base = base
-    self.interval = interval
-    self.tolerance = tolerance
-    self.clock = clock
+    timed = _TimedBase(base: base, interval: interval, tolerance: tolerance, clock: clock)
     self.customError = customError
     self.convert = convert
   }
@@ -117,8 +111,7 @@ where Base.Element: Sendable {
   @inlinable
   public func makeAsyncIterator() -> Iterator {
     Iterator(
-      _TimeoutStorage(base: base, interval: interval, tolerance: tolerance, clock: clock), customError: customError,
-      convert: convert)
+      _TimeoutStorage(timed), customError: customError, convert: convert)
   }
 
   /// The iterator of an ``AsyncTimeoutSequence``; one task iterates it, and dropping it ends the iteration.

@@ -14,29 +14,14 @@ where Base.Element: Sendable {
   @usableFromInline typealias Failure = Never
 
   /// The tasks of a running iteration.
-  @usableFromInline
-  struct Tasks {
-    @usableFromInline let base: Task<Void, Never>
-    @usableFromInline let timer: Task<Void, Never>
-
-    @inlinable init(base: Task<Void, Never>, timer: Task<Void, Never>) {
-      self.base = base
-      self.timer = timer
-    }
-  }
+  @usableFromInline typealias Tasks = _TimerTasks
 
   @usableFromInline let machine = _Mutex(Machine(capacity: _timeoutPrefetch))
-  @usableFromInline let base: Base
-  @usableFromInline let interval: C.Duration
-  @usableFromInline let tolerance: C.Duration?
-  @usableFromInline let clock: C
+  @usableFromInline let timed: _TimedBase<Base, C>
 
   @inlinable
-  init(base: Base, interval: C.Duration, tolerance: C.Duration?, clock: C) {
-    self.base = base
-    self.interval = interval
-    self.tolerance = tolerance
-    self.clock = clock
+  init(_ timed: _TimedBase<Base, C>) {
+    self.timed = timed
   }
 
   /// Waits for the next outcome on the consumer's isolation; `nil` only when the wait itself ends the iteration.
@@ -44,7 +29,7 @@ where Base.Element: Sendable {
   func next(isolation actor: isolated (any Actor)?) async -> Outcome? {
     let outcome = await withTaskCancellationHandler {
       await withUnsafeContinuation(isolation: actor) { (consumer: UnsafeContinuation<Outcome, Never>) in
-        perform(machine.withLock { $0.nextRequested(consumer, deadline: { clock.now.advanced(by: interval) }) })
+        perform(machine.withLock { $0.nextRequested(consumer, deadline: { timed.deadlineFromNow() }) })
       }
     } onCancel: {
       cancel()
@@ -68,7 +53,7 @@ where Base.Element: Sendable {
   /// The body of the base task: each element handed to the consumer, or held for it, up to `_timeoutPrefetch`.
   @inlinable
   func iterateBase() async {
-    var iterator = base.makeAsyncIterator()
+    var iterator = timed.base.makeAsyncIterator()
     while true {
       let element: Base.Element?
       do {
@@ -81,7 +66,7 @@ where Base.Element: Sendable {
         perform(machine.withLock { $0.baseFinished() })
         return
       }
-      switch machine.withLock({ $0.elementProduced(element, deadline: { clock.now.advanced(by: interval) }) }) {
+      switch machine.withLock({ $0.elementProduced(element, deadline: { timed.deadlineFromNow() }) }) {
       case .resumeConsumer(let consumer, let element):
         consumer.resume(returning: .element(element))
       case .produceMore:
@@ -105,7 +90,7 @@ where Base.Element: Sendable {
   func runTimer() async {
     while let deadline = await nextDeadline() {
       do {
-        try await clock.sleep(until: deadline, tolerance: tolerance)
+        try await timed.sleep(until: deadline)
       } catch {
         return
       }
@@ -138,14 +123,12 @@ where Base.Element: Sendable {
     case .resumeTimer(let timer, let deadline):
       timer.resume(returning: deadline)
     case .cancelTasks(let tasks):
-      tasks.base.cancel()
-      tasks.timer.cancel()
+      tasks.cancel()
     case .end(let consumer, let outcome, let producer, let timer, let tasks):
       consumer?.resume(returning: outcome)
       producer?.resume(returning: false)
       timer?.resume(returning: nil)
-      tasks?.base.cancel()
-      tasks?.timer.cancel()
+      tasks?.cancel()
     }
   }
 }
