@@ -248,7 +248,7 @@ struct ShareStateMachineTests {
     #expect(late.index == a.index, "the slot is reused")
     #expect(parties.run(machine.nextRequested(late, parties.consumer(1))) == "resume c1 nil")
     #expect(parties.run(machine.nextRequested(late, parties.consumer(2))) == "resume c2 nil", "a stale id")
-    #expect(machine.liveSides == 0)
+    #expect(machine.sides.liveCount == 0)
     #expect(await parties.consumers.values() == [.success(nil), .success(nil), .success(nil)])
   }
 
@@ -258,7 +258,7 @@ struct ShareStateMachineTests {
     var machine = Machine(policy: .bounded(0))
     let a = machine.joined()
     #expect(parties.run(machine.cancelled(a)) == "resume")
-    #expect(machine.liveSides == 0)
+    #expect(machine.sides.liveCount == 0)
     let b = machine.joined()
     #expect(parties.run(machine.nextRequested(b, parties.consumer(0))) == "start")
     #expect(parties.run(machine.cancelled(b)) == "stop c0 nil")

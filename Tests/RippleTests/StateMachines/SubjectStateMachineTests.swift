@@ -214,7 +214,7 @@ struct SubjectStateMachineTests {
     let second = harness.take(busy)
     #expect(second.elements == [1])
     #expect(second.last == .end(nil))
-    #expect(harness.machine.sides.count == harness.machine.freeSlots.count)
+    #expect(harness.machine.sides.count == harness.machine.sides.freeSlots.count)
   }
 
   @Test("a termination wakes a waiter that has nothing buffered")
@@ -273,6 +273,6 @@ struct SubjectStateMachineTests {
     let sides = (0..<3).map { _ in harness.machine.joined() }
     for side in sides { _ = harness.machine.cancelled(side) }
     #expect(harness.machine.sides.isEmpty)
-    #expect(harness.machine.freeSlots.isEmpty)
+    #expect(harness.machine.sides.freeSlots.isEmpty)
   }
 }

@@ -18,18 +18,10 @@ struct _ShareStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
   @usableFromInline typealias Producer = UnsafeContinuation<Bool, Never>
 
   /// Names one iterator's side: its slot, and the token that tells it from a later side in the same slot.
-  @usableFromInline struct SideID: Sendable {
-    @usableFromInline let index: Int
-    @usableFromInline let token: UInt64
-
-    @inlinable init(index: Int, token: UInt64) {
-      self.index = index
-      self.token = token
-    }
-  }
+  @usableFromInline typealias SideID = _SideID
 
   /// One iterator's view of the shared iteration.
-  @usableFromInline struct Side {
+  @usableFromInline struct Side: _SlottedSide {
     @usableFromInline let token: UInt64
     /// Elements produced since the iterator joined that it has not taken yet.
     @usableFromInline var buffer: _Queue<Element>
@@ -102,11 +94,8 @@ struct _ShareStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
 
   @usableFromInline var state = State.initial
   @usableFromInline let policy: Policy
-  /// The sides by slot; a free slot is `nil` and listed in `freeSlots`.
-  @usableFromInline var sides: [Side?] = []
-  @usableFromInline var freeSlots: [Int] = []
-  @usableFromInline var liveSides = 0
-  @usableFromInline var nextToken: UInt64 = 0
+  /// The sides by slot; a free slot is `nil`.
+  @usableFromInline var sides = _SideSlots<Side>()
   /// The upstream task, once started, so that the last iterator leaving can cancel it.
   @usableFromInline var upstream: Task<Void, Never>?
 
@@ -143,29 +132,22 @@ struct _ShareStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
   /// An iterator was made: it gets every element produced from now on.
   @inlinable
   mutating func joined() -> SideID {
-    nextToken &+= 1
-    let side = Side(token: nextToken, capacity: policy.capacity)
-    liveSides += 1
-    if let index = freeSlots.popLast() {
-      sides[index] = side
-      return SideID(index: index, token: nextToken)
-    }
-    sides.append(side)
-    return SideID(index: sides.count - 1, token: nextToken)
+    let capacity = policy.capacity
+    return sides.insert { Side(token: $0, capacity: capacity) }
   }
 
   /// An iterator calls `next()` and takes a buffered element without preparing to wait; `nil` when its buffer is
   /// empty, and it must wait through `nextRequested(_:_:)`. Taking an element may let a suspended upstream pull.
   @inlinable
   mutating func nextReady(_ id: SideID) -> (element: Element, producer: Producer?)? {
-    guard sides[id.index]?.token == id.token, let element = sides[id.index]!.buffer.popFirst() else { return nil }
+    guard sides.isLive(id), let element = sides[id.index]!.buffer.popFirst() else { return nil }
     return (element, resumeIfRoom())
   }
 
   /// An iterator calls `next()`; `.none` means it waits.
   @inlinable
   mutating func nextRequested(_ id: SideID, _ consumer: Consumer) -> Action {
-    guard sides[id.index]?.token == id.token else {
+    guard sides.isLive(id) else {
       return .resume(Delivery(consumer, .success(nil)), nil)  // it already had the end
     }
     precondition(sides[id.index]!.consumer == nil, "share: one iterator's next() called concurrently")
@@ -195,14 +177,14 @@ struct _ShareStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
   /// iterator leaving a running iteration ends it and cancels the upstream.
   @inlinable
   mutating func cancelled(_ id: SideID) -> Action {
-    guard sides[id.index]?.token == id.token else { return .none }
+    guard sides.isLive(id) else { return .none }
     let consumer = sides[id.index]!.consumer.map { Delivery($0, .success(nil)) }
     removeSide(id.index)
     switch state {
     case .initial, .ended:
       return .resume(consumer, nil)
     case .pulling, .suspended:
-      guard liveSides == 0 else {
+      guard sides.liveCount == 0 else {
         // The side that left may have been the one the upstream waited for.
         return .resume(consumer, resumeIfRoom())
       }
@@ -307,8 +289,6 @@ struct _ShareStateMachine<Element: Sendable, Failure: Error>: ~Copyable {
 
   @inlinable
   mutating func removeSide(_ index: Int) {
-    sides[index] = nil
-    freeSlots.append(index)
-    liveSides -= 1
+    sides.remove(at: index)
   }
 }

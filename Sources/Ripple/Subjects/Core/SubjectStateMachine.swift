@@ -15,18 +15,10 @@ import InternalRippleUtilities
 @usableFromInline
 struct _SubjectStateMachine<Element, Failure: Error, Waiter>: ~Copyable {
   /// Names one iterator's side: its slot, and the token that tells it from a later side in the same slot.
-  @usableFromInline struct SideID: Sendable, Equatable {
-    @usableFromInline let index: Int
-    @usableFromInline let token: UInt64
-
-    @inlinable init(index: Int, token: UInt64) {
-      self.index = index
-      self.token = token
-    }
-  }
+  @usableFromInline typealias SideID = _SideID
 
   /// One iterator's part: the elements sent since it joined that it has not taken yet.
-  @usableFromInline struct Side {
+  @usableFromInline struct Side: _SlottedSide {
     @usableFromInline let token: UInt64
     @usableFromInline var buffer: _Queue<Element>
     /// The consumer waiting in `next()`; only while `buffer` is empty.
@@ -71,10 +63,8 @@ struct _SubjectStateMachine<Element, Failure: Error, Waiter>: ~Copyable {
   @usableFromInline let replaysAfterTermination: Bool
   /// The latest `replayLimit` elements, oldest first.
   @usableFromInline var history = _Queue<Element>()
-  /// The sides by slot; a free slot is `nil` and listed in `freeSlots`.
-  @usableFromInline var sides: [Side?] = []
-  @usableFromInline var freeSlots: [Int] = []
-  @usableFromInline var nextToken: UInt64 = 0
+  /// The sides by slot; a free slot is `nil`.
+  @usableFromInline var sides = _SideSlots<Side>()
 
   @inlinable
   init(
@@ -142,7 +132,6 @@ struct _SubjectStateMachine<Element, Failure: Error, Waiter>: ~Copyable {
   /// gets every element sent from now on.
   @inlinable
   mutating func joined() -> SideID {
-    nextToken &+= 1
     var buffer = _Queue<Element>()
     if case .terminated = state, !replaysAfterTermination {
       // Nothing to replay: the side only takes the end.
@@ -158,13 +147,7 @@ struct _SubjectStateMachine<Element, Failure: Error, Waiter>: ~Copyable {
       case .bufferingOldest: break
       }
     }
-    let side = Side(token: nextToken, buffer: buffer)
-    if let index = freeSlots.popLast() {
-      sides[index] = side
-      return SideID(index: index, token: nextToken)
-    }
-    sides.append(side)
-    return SideID(index: sides.count - 1, token: nextToken)
+    return sides.insert { Side(token: $0, buffer: buffer) }
   }
 
   /// The iterator's batch is empty and it asks for its buffer: under `.unbounded` the whole buffer moves into
@@ -212,21 +195,17 @@ struct _SubjectStateMachine<Element, Failure: Error, Waiter>: ~Copyable {
     return (side.waiter, side.buffer)
   }
 
-  /// Whether `id`'s side is still in the subject (the array shrinks when every side left).
+  /// Whether `id`'s side is still in the subject (the slots shrink when every side left).
   @inlinable
   func isLive(_ id: SideID) -> Bool {
-    id.index < sides.count && sides[id.index]?.token == id.token
+    sides.isLive(id)
   }
 
   @inlinable
   mutating func removeSide(_ index: Int) {
-    sides[index] = nil
-    freeSlots.append(index)
-    // A subject whose iterators all left holds no slots: the array shrinks back when its tail is free.
-    if freeSlots.count == sides.count {
-      sides.removeAll()
-      freeSlots.removeAll()
-    }
+    sides.remove(at: index)
+    // A subject whose iterators all left holds no slots.
+    sides.removeAllIfFree()
   }
 }
 
