@@ -26,12 +26,12 @@ struct _ChunkByPredicate<Element: Sendable, Failure: Error>: _ChunkingRule {
     self.belongInSameGroup = belongInSameGroup
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   func mark(of element: Element, isolation actor: isolated (any Actor)?) async throws(Failure) -> Element {
     element
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   func joins(
     _ next: Element, group previous: inout Element, isolation actor: isolated (any Actor)?
   )
@@ -53,13 +53,13 @@ struct _ChunkOnProjection<Element: Sendable, Subject: Equatable & Sendable, Fail
     self.projection = projection
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   func mark(of element: Element, isolation actor: isolated (any Actor)?) async throws(Failure) -> Subject {
     // On the projection's own isolation (the usual case) this is a call without a hop.
     try await projection(element)
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   func joins(
     _ next: Subject, group subject: inout Subject, isolation actor: isolated (any Actor)?
   )
@@ -87,8 +87,9 @@ where Rule.Element == Base.Element, Rule.Failure == Base.Failure, Collected.Elem
   }
 
   /// Returns the next group and its mark; `nil` once the base has ended with no element left over, and after an
-  /// error, which drops the group gathered so far.
-  @inlinable
+  /// error, which drops the group gathered so far. Inlined into the caller (`@inline(__always)`), as the rule's
+  /// calls are: a call would cost an async frame per element.
+  @inlinable @inline(__always)
   mutating func next(isolation actor: isolated (any Actor)?) async throws(Base.Failure) -> (Rule.Mark, Collected)? {
     guard !finished else { return nil }
     do throws(Base.Failure) {
