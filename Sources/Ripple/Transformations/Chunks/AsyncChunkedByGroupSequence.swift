@@ -68,68 +68,38 @@ where Collected.Element == Base.Element, Base.Element: Sendable {
   /// The base's error type, which the predicate may throw too.
   public typealias Failure = Base.Failure
   @usableFromInline typealias Predicate = @isolated(any) @Sendable (Base.Element, Base.Element) throws(Failure) -> Bool
+  @usableFromInline typealias Chunking = _ChunkingIterator<
+    Base.AsyncIterator, _ChunkByPredicate<Base.Element, Failure>, Collected
+  >
 
   @usableFromInline let base: Base
-  @usableFromInline let belongInSameGroup: Predicate
+  @usableFromInline let rule: _ChunkByPredicate<Base.Element, Failure>
 
   @inlinable init(_ base: Base, belongInSameGroup: @escaping Predicate) {
     self.base = base
-    self.belongInSameGroup = belongInSameGroup
+    rule = _ChunkByPredicate(belongInSameGroup)
   }
 
   /// Creates an iterator over the groups.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    Iterator(base.makeAsyncIterator(), belongInSameGroup: belongInSameGroup)
+    Iterator(Chunking(base.makeAsyncIterator(), rule: rule))
   }
 
   /// The iterator of an ``AsyncChunkedByGroupSequence``; one task iterates it.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline var base: Base.AsyncIterator
-    @usableFromInline let belongInSameGroup: Predicate
-    /// The element that ended the previous group: the first of the next one.
-    @usableFromInline var pending: Base.Element?
-    /// Set once the base ended or an error was thrown: the base is not asked again.
-    @usableFromInline var finished = false
+    @usableFromInline var chunking: Chunking
 
-    @inlinable init(_ base: Base.AsyncIterator, belongInSameGroup: @escaping Predicate) {
-      self.base = base
-      self.belongInSameGroup = belongInSameGroup
+    @inlinable init(_ chunking: Chunking) {
+      self.chunking = chunking
     }
 
     /// Returns the next group, once the element after it has arrived or the base has ended; `nil` once the base
     /// has ended with no element left over, and after an error.
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(Failure) -> Collected? {
-      guard !finished else { return nil }
-      do throws(Failure) {
-        var previous: Base.Element
-        if let element = pending.take() {
-          previous = element
-        } else if let element = try await base.next(isolation: actor) {
-          previous = element
-        } else {
-          finished = true
-          return nil
-        }
-        var group = Collected()
-        group.append(previous)
-        while let element = try await base.next(isolation: actor) {
-          // On the predicate's own isolation (the usual case) this is a call without a hop.
-          guard try await belongInSameGroup(previous, element) else {
-            pending = element
-            return group
-          }
-          group.append(element)
-          previous = element
-        }
-        finished = true
-        return group
-      } catch {
-        finished = true
-        pending = nil
-        throw error
-      }
+      // The mark of a group by predicate is its last element, which the caller does not want.
+      try await chunking.next(isolation: actor)?.1
     }
   }
 }

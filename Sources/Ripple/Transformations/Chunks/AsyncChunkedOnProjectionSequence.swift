@@ -67,33 +67,30 @@ public struct AsyncChunkedOnProjectionSequence<
   /// The base's error type, which the projection may throw too.
   public typealias Failure = Base.Failure
   @usableFromInline typealias Projection = @isolated(any) @Sendable (Base.Element) throws(Failure) -> Subject
+  @usableFromInline typealias Chunking = _ChunkingIterator<
+    Base.AsyncIterator, _ChunkOnProjection<Base.Element, Subject, Failure>, Collected
+  >
 
   @usableFromInline let base: Base
-  @usableFromInline let projection: Projection
+  @usableFromInline let rule: _ChunkOnProjection<Base.Element, Subject, Failure>
 
   @inlinable init(_ base: Base, projection: @escaping Projection) {
     self.base = base
-    self.projection = projection
+    rule = _ChunkOnProjection(projection)
   }
 
   /// Creates an iterator over the groups.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    Iterator(base.makeAsyncIterator(), projection: projection)
+    Iterator(Chunking(base.makeAsyncIterator(), rule: rule))
   }
 
   /// The iterator of an ``AsyncChunkedOnProjectionSequence``; one task iterates it.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline var base: Base.AsyncIterator
-    @usableFromInline let projection: Projection
-    /// The element that ended the previous group, and its projection: the first of the next group.
-    @usableFromInline var pending: (Subject, Base.Element)?
-    /// Set once the base ended or an error was thrown: the base is not asked again.
-    @usableFromInline var finished = false
+    @usableFromInline var chunking: Chunking
 
-    @inlinable init(_ base: Base.AsyncIterator, projection: @escaping Projection) {
-      self.base = base
-      self.projection = projection
+    @inlinable init(_ chunking: Chunking) {
+      self.chunking = chunking
     }
 
     /// Returns the next group and its projection, once the element after it has arrived or the base has ended;
@@ -102,35 +99,7 @@ public struct AsyncChunkedOnProjectionSequence<
     public mutating func next(
       isolation actor: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> (Subject, Collected)? {
-      guard !finished else { return nil }
-      do throws(Failure) {
-        let subject: Subject
-        var group = Collected()
-        if let (pendingSubject, element) = pending.take() {
-          subject = pendingSubject
-          group.append(element)
-        } else if let element = try await base.next(isolation: actor) {
-          subject = try await projection(element)
-          group.append(element)
-        } else {
-          finished = true
-          return nil
-        }
-        while let element = try await base.next(isolation: actor) {
-          let next = try await projection(element)
-          guard next == subject else {
-            pending = (next, element)
-            return (subject, group)
-          }
-          group.append(element)
-        }
-        finished = true
-        return (subject, group)
-      } catch {
-        finished = true
-        pending = nil
-        throw error
-      }
+      try await chunking.next(isolation: actor)
     }
   }
 }

@@ -121,7 +121,7 @@ public struct AsyncInterspersedSequence<Base: AsyncSequence>: AsyncSequence wher
   @usableFromInline let separator: _Separator<Element, Failure>
 
   @inlinable init(_ base: Base, every: Int, separator: _Separator<Element, Failure>) {
-    _checkInterspersedEvery(every)
+    precondition(every >= 1, "interspersed(every:with:) needs every >= 1, got \(every)")
     self.base = base
     self.every = every
     self.separator = separator
@@ -130,23 +130,61 @@ public struct AsyncInterspersedSequence<Base: AsyncSequence>: AsyncSequence wher
   /// Creates an iterator over the base's elements and the separators between them.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    Iterator(_InterspersingIterator(base.makeAsyncIterator(), every: every, separator: separator))
+    Iterator(base.makeAsyncIterator(), every: every, separator: separator)
   }
 
-  /// The iterator of an ``AsyncInterspersedSequence``; one task iterates it.
+  /// The iterator of an ``AsyncInterspersedSequence``; one task iterates it. The throwing sequence runs it over its
+  /// base with the error widened to `any Error`, so that one `throws` type covers the base's errors and the
+  /// separator closure's.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline var interspersing: _InterspersingIterator<Base>
+    @usableFromInline var base: Base.AsyncIterator
+    @usableFromInline let every: Int
+    @usableFromInline let separator: _Separator<Element, Failure>
+    /// The elements delivered since the last separator, or since the start.
+    @usableFromInline var run = 0
+    /// The element that follows the separator just delivered.
+    @usableFromInline var pending: Element?
+    @usableFromInline var finished = false
 
-    @inlinable init(_ interspersing: _InterspersingIterator<Base>) {
-      self.interspersing = interspersing
+    @inlinable init(_ base: Base.AsyncIterator, every: Int, separator: _Separator<Element, Failure>) {
+      self.base = base
+      self.every = every
+      self.separator = separator
     }
 
-    /// Returns the base's next element or a separator before it; `nil` when the base ends, and after an error.
+    /// Returns the base's next element, or a separator when `every` elements have passed since the last one and the
+    /// base has another element; `nil` when the base ends, and after an error.
     @inlinable
     public mutating func next(
       isolation actor: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Element? {
-      try await interspersing.next(isolation: actor)
+      if let element = pending.take() {
+        run = 1
+        return element
+      }
+      guard !finished else { return nil }
+      do throws(Failure) {
+        if let element = try await base.next(isolation: actor) {
+          guard run == every else {
+            run += 1
+            return element
+          }
+          // A separator only between two elements: it is due, and the element after it has come.
+          pending = element
+          switch separator {
+          case .value(let value): return value
+          // On the closure's own isolation (the usual case) the call makes no hop.
+          case .make(let make): return try await make()
+          case .produce(let produce): return try await produce()
+          }
+        }
+      } catch {
+        finished = true
+        pending = nil
+        throw error
+      }
+      finished = true
+      return nil
     }
   }
 }
@@ -155,3 +193,12 @@ extension AsyncInterspersedSequence: Sendable where Base: Sendable {}
 
 @available(*, unavailable)
 extension AsyncInterspersedSequence.Iterator: Sendable {}
+
+/// Where an interspersed sequence's separators come from: one value, or a closure called for each, synchronous or
+/// `async` as it was given.
+@usableFromInline
+enum _Separator<Element: Sendable, Failure: Error>: Sendable {
+  case value(Element)
+  case make(@isolated(any) @Sendable () throws(Failure) -> Element)
+  case produce(@isolated(any) @Sendable () async throws(Failure) -> Element)
+}

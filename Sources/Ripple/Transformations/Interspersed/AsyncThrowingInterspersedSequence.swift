@@ -51,28 +51,25 @@ public struct AsyncThrowingInterspersedSequence<Base: AsyncSequence>: AsyncSeque
   /// Any error: the base's or the separator closure's.
   public typealias Failure = any Error
 
-  @usableFromInline let base: Base
-  @usableFromInline let every: Int
-  @usableFromInline let separator: _Separator<Element, any Error>
+  /// The same sequence over the base with its errors widened to `any Error`, which the separator closure may then
+  /// throw.
+  @usableFromInline let interspersed: AsyncInterspersedSequence<AsyncMapErrorSequence<Base, any Error>>
 
   @inlinable init(_ base: Base, every: Int, separator: _Separator<Element, any Error>) {
-    _checkInterspersedEvery(every)
-    self.base = base
-    self.every = every
-    self.separator = separator
+    interspersed = AsyncInterspersedSequence(base._failingWithAnyError, every: every, separator: separator)
   }
 
   /// Creates an iterator over the base's elements and the separators between them.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    Iterator(_InterspersingIterator(base._failingWithAnyError.makeAsyncIterator(), every: every, separator: separator))
+    Iterator(interspersed.makeAsyncIterator())
   }
 
   /// The iterator of an ``AsyncThrowingInterspersedSequence``; one task iterates it.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline var interspersing: _InterspersingIterator<AsyncMapErrorSequence<Base, any Error>>
+    @usableFromInline var interspersing: AsyncInterspersedSequence<AsyncMapErrorSequence<Base, any Error>>.Iterator
 
-    @inlinable init(_ interspersing: _InterspersingIterator<AsyncMapErrorSequence<Base, any Error>>) {
+    @inlinable init(_ interspersing: AsyncInterspersedSequence<AsyncMapErrorSequence<Base, any Error>>.Iterator) {
       self.interspersing = interspersing
     }
 

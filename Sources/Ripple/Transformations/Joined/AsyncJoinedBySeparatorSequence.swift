@@ -191,8 +191,10 @@ where
 
     /// Returns the next element of the current inner sequence, then of the separator, then of the base's next inner
     /// sequence; `nil` once the base has finished, and after an error.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(Failure) -> Element? {
+      // Inlined into the caller (@inline(__always)), `joined()`'s `next()` included: a call would cost an async
+      // frame and an executor check per element.
       do throws(Failure) {
         while true {
           if inner != nil {

@@ -77,50 +77,35 @@ where Base.Element: AsyncSequence, Base.Element.Failure == Base.Failure {
   /// The error type of the base and the inner sequences.
   public typealias Failure = Base.Failure
 
-  @usableFromInline let base: Base
+  /// Joining without a separator is joining with an empty one: `joined(separator:)`'s iteration, whose separator
+  /// ends at once the one time it is asked.
+  @usableFromInline typealias NoSeparator = AsyncMapErrorSequence<AsyncSyncSequence<EmptyCollection<Element>>, Failure>
+
+  @usableFromInline let joined: AsyncJoinedBySeparatorSequence<Base, NoSeparator>
 
   @inlinable init(_ base: Base) {
-    self.base = base
+    joined = AsyncJoinedBySeparatorSequence(base, separator: EmptyCollection().async._failing(as: Failure.self))
   }
 
   /// Creates an iterator; each iterator iterates the base anew.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    Iterator(base.makeAsyncIterator())
+    Iterator(joined.makeAsyncIterator())
   }
 
   /// The iterator of an ``AsyncJoinedSequence``; one task iterates it.
   public struct Iterator: AsyncIteratorProtocol {
-    /// The base's iterator, until it has finished or thrown.
-    @usableFromInline var outer: Base.AsyncIterator?
-    /// The current inner sequence's iterator, between its first and its last element.
-    @usableFromInline var inner: Base.Element.AsyncIterator?
+    @usableFromInline var joining: AsyncJoinedBySeparatorSequence<Base, NoSeparator>.Iterator
 
-    @inlinable init(_ outer: Base.AsyncIterator) {
-      self.outer = outer
+    @inlinable init(_ joining: AsyncJoinedBySeparatorSequence<Base, NoSeparator>.Iterator) {
+      self.joining = joining
     }
 
     /// Returns the next element of the current inner sequence, moving on to the base's next inner sequence when it
     /// finishes; `nil` once the base has finished, and after an error.
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(Failure) -> Element? {
-      do throws(Failure) {
-        while true {
-          if inner != nil {
-            if let element = try await inner!.next(isolation: actor) { return element }
-            inner = nil
-          }
-          guard outer != nil, let sequence = try await outer!.next(isolation: actor) else {
-            outer = nil
-            return nil
-          }
-          inner = sequence.makeAsyncIterator()
-        }
-      } catch {
-        outer = nil
-        inner = nil
-        throw error
-      }
+      try await joining.next(isolation: actor)
     }
   }
 }

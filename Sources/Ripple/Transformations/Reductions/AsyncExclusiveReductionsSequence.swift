@@ -97,15 +97,26 @@ where Base.Element: Sendable {
   /// Creates an iterator that reduces the base's elements, starting from the initial value.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    Iterator(_ReductionsIterator(base.makeAsyncIterator(), initial: initial, step: step))
+    Iterator(base.makeAsyncIterator(), initial: initial, step: step)
   }
 
   /// The iterator of an ``AsyncExclusiveReductionsSequence``; one task iterates it.
+  ///
+  /// The inclusive reductions run it too, from the base's first element (``first(isolation:)``), and the throwing
+  /// sequences run those over their base with its error widened to `any Error`, so that one `throws` type covers
+  /// the base's errors and the closure's.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline var reduction: _ReductionsIterator<Base, Element>
+    @usableFromInline var base: Base.AsyncIterator
+    /// The running result. `nil` once the iteration is over — the base finished or something threw — and, for an
+    /// inclusive reduction, before the base's first element.
+    @usableFromInline var result: Element?
+    @usableFromInline let step: _ReductionStep<Element, Base.Element, Failure>
 
-    @inlinable init(_ reduction: _ReductionsIterator<Base, Element>) {
-      self.reduction = reduction
+    @inlinable init(_ base: Base.AsyncIterator, initial: Element?, step: _ReductionStep<Element, Base.Element, Failure>)
+    {
+      self.base = base
+      self.result = initial
+      self.step = step
     }
 
     /// Returns the result of reducing the base's next element; `nil` when the base ends, and after an error.
@@ -113,7 +124,23 @@ where Base.Element: Sendable {
     public mutating func next(
       isolation actor: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Element? {
-      try await reduction.next(isolation: actor)
+      // Taken out first: a throw or the base's end leaves `nil`, which ends the iteration, and an update changes
+      // the only copy in place once the consumer has let go of the last result it got.
+      guard var running = result.take(), let element = try await base.next(isolation: actor) else { return nil }
+      switch step {
+      case .combine(let combine): running = try await combine(running, element)
+      case .update(let update): try await update(&running, element)
+      }
+      result = running
+      return running
+    }
+
+    /// Returns the base's first element as it is, the start of an inclusive reduction; `nil` when the base ends.
+    @inlinable
+    mutating func first(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element?
+    where Element == Base.Element {
+      result = try await base.next(isolation: actor)
+      return result
     }
   }
 }
@@ -122,3 +149,14 @@ extension AsyncExclusiveReductionsSequence: Sendable where Base: Sendable {}
 
 @available(*, unavailable)
 extension AsyncExclusiveReductionsSequence.Iterator: Sendable {}
+
+/// How a reductions sequence folds an element into its running result: AA's two closure shapes, a combine that
+/// returns the new result and an update that changes it in place.
+///
+/// The closure is stored as it was given, not wrapped: a wrapping closure, written here, would be nonisolated and
+/// add a hop off the consumer's actor to every element of a main-actor closure.
+@usableFromInline
+enum _ReductionStep<Result: Sendable, Element: Sendable, Failure: Error>: Sendable {
+  case combine(@isolated(any) @Sendable (Result, Element) async throws(Failure) -> Result)
+  case update(@isolated(any) @Sendable (inout Result, Element) async throws(Failure) -> Void)
+}

@@ -61,15 +61,18 @@ public struct AsyncInclusiveReductionsSequence<Base: AsyncSequence>: AsyncSequen
   /// Creates an iterator that reduces the base's elements, starting from its first.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    Iterator(_ReductionsIterator(base.makeAsyncIterator(), initial: nil, step: step))
+    Iterator(Exclusive.Iterator(base.makeAsyncIterator(), initial: nil, step: step))
   }
+
+  /// The exclusive reductions' iterator, which this one starts from the base's first element.
+  @usableFromInline typealias Exclusive = AsyncExclusiveReductionsSequence<Base, Element>
 
   /// The iterator of an ``AsyncInclusiveReductionsSequence``; one task iterates it.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline var reduction: _ReductionsIterator<Base, Element>
+    @usableFromInline var reduction: Exclusive.Iterator
     @usableFromInline var started = false
 
-    @inlinable init(_ reduction: _ReductionsIterator<Base, Element>) {
+    @inlinable init(_ reduction: Exclusive.Iterator) {
       self.reduction = reduction
     }
 

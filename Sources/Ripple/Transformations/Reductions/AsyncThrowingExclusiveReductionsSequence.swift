@@ -64,34 +64,38 @@ where Base.Element: Sendable {
   /// Any error: the base's or the transform's.
   public typealias Failure = any Error
 
-  @usableFromInline let base: Base
-  @usableFromInline let initial: Element
-  @usableFromInline let step: _ReductionStep<Element, Base.Element, any Error>
+  /// The same reductions of the base with its errors widened to `any Error`, which the transform may then throw.
+  @usableFromInline typealias Reductions = AsyncExclusiveReductionsSequence<
+    AsyncMapErrorSequence<Base, any Error>, Element
+  >
+
+  @usableFromInline let reductions: AsyncExclusiveReductionsSequence<AsyncMapErrorSequence<Base, any Error>, Element>
 
   @inlinable init(_ base: Base, initial: Element, step: _ReductionStep<Element, Base.Element, any Error>) {
-    self.base = base
-    self.initial = initial
-    self.step = step
+    reductions = AsyncExclusiveReductionsSequence(base._failingWithAnyError, initial: initial, step: step)
   }
 
   /// Creates an iterator that reduces the base's elements, starting from the initial value.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    Iterator(_ReductionsIterator(base._failingWithAnyError.makeAsyncIterator(), initial: initial, step: step))
+    Iterator(reductions.makeAsyncIterator())
   }
 
   /// The iterator of an ``AsyncThrowingExclusiveReductionsSequence``; one task iterates it.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline var reduction: _ReductionsIterator<AsyncMapErrorSequence<Base, any Error>, Element>
+    @usableFromInline var reductions:
+      AsyncExclusiveReductionsSequence<AsyncMapErrorSequence<Base, any Error>, Element>.Iterator
 
-    @inlinable init(_ reduction: _ReductionsIterator<AsyncMapErrorSequence<Base, any Error>, Element>) {
-      self.reduction = reduction
+    @inlinable init(
+      _ reductions: AsyncExclusiveReductionsSequence<AsyncMapErrorSequence<Base, any Error>, Element>.Iterator
+    ) {
+      self.reductions = reductions
     }
 
     /// Returns the result of reducing the base's next element; `nil` when the base ends, and after an error.
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> Element? {
-      try await reduction.next(isolation: actor)
+      try await reductions.next(isolation: actor)
     }
   }
 }

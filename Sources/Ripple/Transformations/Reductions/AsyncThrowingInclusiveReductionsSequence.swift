@@ -39,38 +39,32 @@ where Base.Element: Sendable {
   /// Any error: the base's or the transform's.
   public typealias Failure = any Error
 
-  @usableFromInline let base: Base
-  @usableFromInline let step: _ReductionStep<Element, Element, any Error>
+  /// The same reductions of the base with its errors widened to `any Error`, which the transform may then throw.
+  @usableFromInline let reductions: AsyncInclusiveReductionsSequence<AsyncMapErrorSequence<Base, any Error>>
 
   @inlinable init(_ base: Base, step: _ReductionStep<Element, Element, any Error>) {
-    self.base = base
-    self.step = step
+    reductions = AsyncInclusiveReductionsSequence(base._failingWithAnyError, step: step)
   }
 
   /// Creates an iterator that reduces the base's elements, starting from its first.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    Iterator(_ReductionsIterator(base._failingWithAnyError.makeAsyncIterator(), initial: nil, step: step))
+    Iterator(reductions.makeAsyncIterator())
   }
 
   /// The iterator of an ``AsyncThrowingInclusiveReductionsSequence``; one task iterates it.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline var reduction: _ReductionsIterator<AsyncMapErrorSequence<Base, any Error>, Element>
-    @usableFromInline var started = false
+    @usableFromInline var reductions: AsyncInclusiveReductionsSequence<AsyncMapErrorSequence<Base, any Error>>.Iterator
 
-    @inlinable init(_ reduction: _ReductionsIterator<AsyncMapErrorSequence<Base, any Error>, Element>) {
-      self.reduction = reduction
+    @inlinable init(_ reductions: AsyncInclusiveReductionsSequence<AsyncMapErrorSequence<Base, any Error>>.Iterator) {
+      self.reductions = reductions
     }
 
     /// Returns the base's first element, then the result of reducing each next one; `nil` when the base ends, and
     /// after an error.
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> Element? {
-      guard started else {
-        started = true
-        return try await reduction.first(isolation: actor)
-      }
-      return try await reduction.next(isolation: actor)
+      try await reductions.next(isolation: actor)
     }
   }
 }
