@@ -242,7 +242,7 @@ struct SubjectTests {
       iterators.removeAll()
       // Only the replay remains.
       #expect(live.value == 2)
-      #expect(subject.storage.machine.withLock { $0.sides.count == $0.sides.freeSlots.count })
+      #expect(subject.storage.machine.withLock { $0.sides.liveCount == 0 })
     }
     #expect(live.value == 0)
   }

@@ -34,9 +34,6 @@ struct _SideSlots<Side: _SlottedSide> {
   @inlinable init() {}
 
   @inlinable var indices: Range<Int> { slots.indices }
-  /// How many slots there are, free ones included.
-  @inlinable var count: Int { slots.count }
-  @inlinable var isEmpty: Bool { slots.isEmpty }
   /// How many sides are in.
   @inlinable var liveCount: Int { slots.count - freeSlots.count }
 

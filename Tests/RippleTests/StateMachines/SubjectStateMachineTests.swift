@@ -214,7 +214,7 @@ struct SubjectStateMachineTests {
     let second = harness.take(busy)
     #expect(second.elements == [1])
     #expect(second.last == .end(nil))
-    #expect(harness.machine.sides.count == harness.machine.sides.freeSlots.count)
+    #expect(harness.machine.sides.liveCount == 0)
   }
 
   @Test("a termination wakes a waiter that has nothing buffered")
@@ -272,7 +272,7 @@ struct SubjectStateMachineTests {
     var harness = Harness()
     let sides = (0..<3).map { _ in harness.machine.joined() }
     for side in sides { _ = harness.machine.cancelled(side) }
-    #expect(harness.machine.sides.isEmpty)
+    #expect(harness.machine.sides.slots.isEmpty)
     #expect(harness.machine.sides.freeSlots.isEmpty)
   }
 }
