@@ -102,7 +102,7 @@ where Base.Element: Sendable {
 
   /// The iterator of an ``AsyncExclusiveReductionsSequence``; one task iterates it.
   ///
-  /// The inclusive reductions run it too, from the base's first element (``first(isolation:)``), and the throwing
+  /// The inclusive reductions run it too, from the base's first element (`first(isolation:)`), and the throwing
   /// sequences run those over their base with its error widened to `any Error`, so that one `throws` type covers
   /// the base's errors and the closure's.
   public struct Iterator: AsyncIteratorProtocol {
