@@ -60,12 +60,10 @@ struct WithLatestStressTests {
 
   @Test("cancelling the consumer ends it promptly and releases base and other")
   func cancellation() async {
-    let clock = ContinuousClock()
     var slowest = Duration.zero
     for run in 0..<runs {
       let baseReleased = Latch()
       let otherReleased = Latch()
-      let cancelAtOnce = Bool.random()
       let consumer = Task {
         // Made here, so that only the iteration holds them.
         let base = fedStream(0..<Int.random(in: 0...30), endless: true, released: baseReleased)
@@ -76,14 +74,8 @@ struct WithLatestStressTests {
         }
         return elements
       }
-      if !cancelAtOnce {
-        // Mid-way: at a random point of the iteration.
-        for _ in 0..<Int.random(in: 1...50) { await Task.yield() }
-      }
-      let cancelled = clock.now
-      consumer.cancel()
-      let elements = await consumer.value
-      slowest = max(slowest, clock.now - cancelled)
+      let (elements, ending) = await Stress.cancelAtRandomPoint(consumer)
+      slowest = max(slowest, ending)
       await baseReleased.wait()
       await otherReleased.wait()
       #expect(elements == elements.sorted() && Set(elements).count == elements.count, "run \(run): \(elements)")

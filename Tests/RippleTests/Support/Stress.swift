@@ -18,4 +18,20 @@ enum Stress {
   static func rounds(_ count: Int) -> Int {
     max(1, count / divisor)
   }
+
+  /// Cancels `consumer` at once or, as often, at a random point of its work (after 1–50 yields of the calling task),
+  /// then waits for it to end: what it returned, and how long it took to end once cancelled — the figure
+  /// ``cancellationBound`` bounds.
+  static func cancelAtRandomPoint<Value: Sendable>(
+    _ consumer: Task<Value, Never>
+  ) async -> (value: Value, ending: Duration) {
+    if Bool.random() {
+      for _ in 0..<Int.random(in: 1...50) { await Task.yield() }
+    }
+    let clock = ContinuousClock()
+    let cancelled = clock.now
+    consumer.cancel()
+    let value = await consumer.value
+    return (value, clock.now - cancelled)
+  }
 }
