@@ -5,7 +5,7 @@ import Synchronization
 let mapLatestElements = 1_000_000
 /// Base elements through `flatMapLatest` per run, each with an inner sequence of `flatMapLatestInnerCount` elements.
 let flatMapLatestElements = 1_000_000
-let flatMapLatestInnerCount = 1
+let flatMapLatestInnerCount = 1  // each inner one element: the row checks that the values only grow
 /// Supersessions timed per run of the cancel-latency scenario.
 let cancelLatencySamples = 2_000
 
@@ -37,6 +37,7 @@ func lastOfMapLatest<S: AsyncSequence<Int, Never> & Sendable>(_ sequence: S) asy
   var seen = 0
   var last = 0
   for await value in sequence.mapLatest({ $0 }) {
+    precondition(value > last, "mapLatest delivered \(value) after \(last)")
     seen += 1
     last = value
   }
@@ -50,6 +51,7 @@ func lastOfFlatMapLatest<S: AsyncSequence<Int, Never> & Sendable>(_ sequence: S)
   var seen = 0
   var last = 0
   for await value in sequence.flatMapLatest({ SyncRun(value: $0, count: flatMapLatestInnerCount) }) {
+    precondition(value > last, "flatMapLatest delivered \(value) after \(last)")
     seen += 1
     last = value
   }

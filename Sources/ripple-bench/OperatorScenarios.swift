@@ -146,7 +146,9 @@ func dedupCompactMap<S: AsyncSequence<Int?, Never>>(_ sequence: S) async -> Int 
     sum &+= value
     seen += 1
   }
-  precondition(sum > 0)
+  // The row's elements (`index / 2`, every fourth `nil`) leave 0, 1, 2, … once each: half the elements survive.
+  let survivors = operatorElements / 2
+  precondition(seen == survivors && sum == survivors * (survivors - 1), "lost, repeated or changed elements")
   return seen
 }
 
@@ -158,19 +160,24 @@ func dedupByPredicate<S: AsyncSequence<Int, Never> & Sendable>(_ sequence: S) as
     sum &+= value
     seen += 1
   }
-  precondition(sum > 0)
+  // The row's elements (`index / 2`) leave 0, 1, 2, … once each.
+  let survivors = operatorElements / 2
+  precondition(seen == survivors && sum == survivors * (survivors - 1) / 2, "lost, repeated or changed elements")
   return seen
 }
 
 @inline(__always)
 func combineLatestSum<S: AsyncSequence<Int, Never> & Sendable>(_ first: S, _ second: S) async -> Int {
-  var sum = 0
+  var last = -1
   var seen = 0
   for await value in combineLatest(first, second).map(+) {
-    sum &+= value
+    // Each output moves one side forward: the sums only grow.
+    precondition(value > last, "combineLatest: \(value) after \(last)")
+    last = value
     seen += 1
   }
-  precondition(sum > 0)
+  // Both sides count 0..<operatorElements / 2: the last output pairs their last elements.
+  precondition(last == 2 * (operatorElements / 2 - 1), "combineLatest: the last output was \(last)")
   return seen
 }
 
