@@ -299,8 +299,11 @@ struct InteractiveTerminalTests {
     try tmux.send("7", literal: true)
     try tmux.send("Tab")
     try tmux.send("2.5e3", literal: true)
+    // The sum of 7 and the 2 typed first may still be computing when the complaint shows: wait for both, as for
+    // 1,000 below.
     var screen = try await tmux.waitForScreen("b's complaint") {
       $0.contains { $0.hasPrefix("  › b [2.5e3 ") && $0.hasSuffix("]  not an integer; still using 2") }
+        && Self.trimmed($0).contains("    = 9")
     }
     #expect(Self.trimmed(screen).contains("    = 9"))
     #expect(!screen.contains { $0.contains("253") })
